@@ -1,0 +1,126 @@
+// numcu's dtypes: the one list everything else derives from, and the one dispatch point that
+// turns a run-time dtype into a C++ type.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "numcu/types.hpp"
+
+namespace numcu {
+
+// X(enumerator, C++ type, NumPy name, kind character, itemsize)
+#define NUMCU_DTYPES(X)                        \
+  X(bool_, bool, "bool", 'b', 1)               \
+  X(int8, std::int8_t, "int8", 'i', 1)         \
+  X(int16, std::int16_t, "int16", 'i', 2)      \
+  X(int32, std::int32_t, "int32", 'i', 4)      \
+  X(int64, std::int64_t, "int64", 'i', 8)      \
+  X(uint8, std::uint8_t, "uint8", 'u', 1)      \
+  X(uint16, std::uint16_t, "uint16", 'u', 2)   \
+  X(uint32, std::uint32_t, "uint32", 'u', 4)   \
+  X(uint64, std::uint64_t, "uint64", 'u', 8)   \
+  X(float16, ::numcu::half, "float16", 'f', 2) \
+  X(float32, float, "float32", 'f', 4)         \
+  X(float64, double, "float64", 'f', 8)        \
+  X(complex64, ::numcu::complex64, "complex64", 'c', 8) \
+  X(complex128, ::numcu::complex128, "complex128", 'c', 16)
+
+enum class DType : std::uint8_t {
+#define NUMCU_ENUM(e, T, name, kind, size) e,
+  NUMCU_DTYPES(NUMCU_ENUM)
+#undef NUMCU_ENUM
+};
+
+constexpr int kNumDTypes = 0
+#define NUMCU_COUNT(e, T, name, kind, size) +1
+    NUMCU_DTYPES(NUMCU_COUNT)
+#undef NUMCU_COUNT
+    ;
+
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+template <class T>
+struct dtype_of;
+#define NUMCU_DTYPE_OF(e, T, name, kind, size) \
+  template <>                                  \
+  struct dtype_of<T> {                         \
+    static constexpr DType value = DType::e;   \
+  };
+NUMCU_DTYPES(NUMCU_DTYPE_OF)
+#undef NUMCU_DTYPE_OF
+template <class T>
+inline constexpr DType dtype_of_v = dtype_of<T>::value;
+
+// The one dispatch point: calls f(type_tag<T>{}) with T the C++ type of `dtype`.
+template <class F>
+decltype(auto) visit_dtype(DType dtype, F&& f) {
+  switch (dtype) {
+#define NUMCU_CASE(e, T, name, kind, size) \
+  case DType::e:                           \
+    return f(type_tag<T>{});
+    NUMCU_DTYPES(NUMCU_CASE)
+#undef NUMCU_CASE
+  }
+  return f(type_tag<bool>{});  // unreachable: every enumerator has a case
+}
+
+constexpr const char* dtype_name(DType d) {
+  switch (d) {
+#define NUMCU_CASE(e, T, name, kind, size) \
+  case DType::e:                           \
+    return name;
+    NUMCU_DTYPES(NUMCU_CASE)
+#undef NUMCU_CASE
+  }
+  return "?";
+}
+
+// NumPy's kind character: 'b' bool, 'i' signed, 'u' unsigned, 'f' float, 'c' complex.
+constexpr char dtype_kind(DType d) {
+  switch (d) {
+#define NUMCU_CASE(e, T, name, kind, size) \
+  case DType::e:                           \
+    return kind;
+    NUMCU_DTYPES(NUMCU_CASE)
+#undef NUMCU_CASE
+  }
+  return '?';
+}
+
+constexpr int itemsize(DType d) {
+  switch (d) {
+#define NUMCU_CASE(e, T, name, kind, size) \
+  case DType::e:                           \
+    return size;
+    NUMCU_DTYPES(NUMCU_CASE)
+#undef NUMCU_CASE
+  }
+  return 0;
+}
+
+constexpr bool is_inexact(DType d) { return dtype_kind(d) == 'f' || dtype_kind(d) == 'c'; }
+
+// Looks a dtype up by kind character and itemsize (as the buffer protocol and
+// __cuda_array_interface__ describe one); false if numcu has no such dtype.
+constexpr bool dtype_from_kind(char kind, int size, DType* out) {
+#define NUMCU_CASE(e, T, name, k, s) \
+  if (kind == k && size == s) {      \
+    *out = DType::e;                 \
+    return true;                     \
+  }
+  NUMCU_DTYPES(NUMCU_CASE)
+#undef NUMCU_CASE
+  return false;
+}
+
+// NumPy 2 promotion of two (strong) dtypes.
+DType promote_types(DType a, DType b);
+
+// NumPy's casting='same_kind' rule.
+bool can_cast_same_kind(DType from, DType to);
+
+}  // namespace numcu

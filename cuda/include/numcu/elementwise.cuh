@@ -1,0 +1,197 @@
+// The elementwise CUDA kernels: one for contiguous operands (16-byte vector loads where every
+// pointer is aligned for them) and one for any strides and broadcasts.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <cuda/std/tuple>
+#include <utility>
+
+#include "numcu/cuda_check.hpp"
+#include "numcu/elementwise.hpp"
+#include "numcu/types.hpp"
+
+namespace numcu::kernels {
+
+constexpr int kBlock = 256;
+// Vectors each thread loads before it uses any: enough bytes in flight to cover HBM latency.
+constexpr int kUnroll = 4;
+
+template <class T, int V>
+struct alignas(sizeof(T) * V) Vec {
+  T v[V];
+};
+
+template <int N>
+struct ContiguousArgs {
+  char* data[N];
+  std::int64_t n;
+  unsigned scalar_mask;
+  alignas(16) unsigned char scalars[N][16];
+};
+
+template <class T, int N>
+__device__ __forceinline__ T scalar_value(const unsigned char (&scalars)[N][16], int i) {
+  T value;
+  std::memcpy(&value, scalars[i], sizeof(T));
+  return value;
+}
+
+template <class T, int V, int N>
+__device__ __forceinline__ Vec<T, V> load_chunk(const ContiguousArgs<N>& a, int i, std::int64_t e) {
+  Vec<T, V> r;
+  if ((a.scalar_mask >> i) & 1u) {
+    const T s = scalar_value<T>(a.scalars, i);
+#pragma unroll
+    for (int k = 0; k < V; ++k) r.v[k] = s;
+  } else if (e + V <= a.n) {
+    r = *reinterpret_cast<const Vec<T, V>*>(a.data[i] + e * static_cast<std::int64_t>(sizeof(T)));
+  } else {
+    const T* p = reinterpret_cast<const T*>(a.data[i]) + e;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      if (e + k < a.n) r.v[k] = p[k];
+    }
+  }
+  return r;
+}
+
+template <int V, class Op, class Out, class... In, std::size_t... I>
+__device__ __forceinline__ void contiguous_tile(const Op& op, const ContiguousArgs<1 + sizeof...(In)>& a,
+                                                std::int64_t first_chunk, std::index_sequence<I...>) {
+  cuda::std::tuple<Vec<In, V>...> in[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const std::int64_t e = (first_chunk + u * kBlock) * V;
+    if (e < a.n) in[u] = cuda::std::make_tuple(load_chunk<In, V>(a, static_cast<int>(I) + 1, e)...);
+  }
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const std::int64_t e = (first_chunk + u * kBlock) * V;
+    if (e >= a.n) continue;
+    Vec<Out, V> r;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      r.v[k] = convert<Out>(op(convert<compute_t<In>>(cuda::std::get<I>(in[u]).v[k])...));
+    }
+    if (e + V <= a.n) {
+      *reinterpret_cast<Vec<Out, V>*>(a.data[0] + e * static_cast<std::int64_t>(sizeof(Out))) = r;
+    } else {
+      Out* p = reinterpret_cast<Out*>(a.data[0]) + e;
+#pragma unroll
+      for (int k = 0; k < V; ++k) {
+        if (e + k < a.n) p[k] = r.v[k];
+      }
+    }
+  }
+}
+
+template <int V, class Op, class Out, class... In>
+__global__ void __launch_bounds__(kBlock)
+    contiguous_kernel(Op op, ContiguousArgs<1 + sizeof...(In)> a) {
+  const std::int64_t chunks = (a.n + V - 1) / V;
+  constexpr std::int64_t kTile = static_cast<std::int64_t>(kBlock) * kUnroll;
+  for (std::int64_t tile = blockIdx.x; tile * kTile < chunks; tile += gridDim.x) {
+    contiguous_tile<V, Op, Out, In...>(op, a, tile * kTile + threadIdx.x,
+                                       std::index_sequence_for<In...>{});
+  }
+}
+
+template <class T, int N>
+__device__ __forceinline__ T strided_load(const ElementwisePlan<N>& p, int i, std::int64_t offset) {
+  if ((p.scalar_mask >> i) & 1u) return scalar_value<T>(p.scalars, i);
+  return *reinterpret_cast<const T*>(p.data[i] + offset);
+}
+
+template <class Op, class Out, class... In, std::size_t... I>
+__device__ __forceinline__ void strided_element(const Op& op,
+                                                const ElementwisePlan<1 + sizeof...(In)>& p,
+                                                const std::int64_t* off, std::index_sequence<I...>) {
+  *reinterpret_cast<Out*>(p.data[0] + off[0]) = convert<Out>(
+      op(convert<compute_t<In>>(strided_load<In>(p, static_cast<int>(I) + 1, off[I + 1]))...));
+}
+
+// Strided and broadcast operands: each element's offsets come from its index, divided down
+// the dimensions in 32-bit arithmetic when the size allows it.
+template <class Index, class Op, class Out, class... In>
+__global__ void __launch_bounds__(kBlock)
+    strided_kernel(Op op, ElementwisePlan<1 + sizeof...(In)> p) {
+  constexpr int N = 1 + sizeof...(In);
+  const Index n = static_cast<Index>(p.size);
+  constexpr Index kTile = static_cast<Index>(kBlock) * kUnroll;
+  for (Index tile = blockIdx.x; tile * kTile < n; tile += gridDim.x) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const Index idx = tile * kTile + u * kBlock + threadIdx.x;
+      if (idx >= n) break;
+      std::int64_t off[N] = {};
+      Index rem = idx;
+#pragma unroll
+      for (int d = kMaxKernelDims - 1; d >= 0; --d) {
+        if (d >= p.ndim) continue;
+        const Index extent = static_cast<Index>(p.shape[d]);
+        const Index q = rem / extent;
+        const std::int64_t r = static_cast<std::int64_t>(rem - q * extent);
+        rem = q;
+#pragma unroll
+        for (int i = 0; i < N; ++i) off[i] += r * p.strides[i][d];
+      }
+      strided_element<Op, Out, In...>(op, p, off, std::index_sequence_for<In...>{});
+    }
+  }
+}
+
+inline unsigned grid_for(std::int64_t items, std::int64_t per_block) {
+  const std::int64_t blocks = (items + per_block - 1) / per_block;
+  return static_cast<unsigned>(blocks < 0x7fffffff ? blocks : 0x7fffffff);
+}
+
+template <class... T>
+constexpr int vector_width() {
+  constexpr std::size_t largest = std::max({sizeof(T)...});
+  return static_cast<int>(16 / largest);
+}
+
+// Queues out = op(in...) over the plan on `stream`.
+template <class Op, class Out, class... In>
+void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
+                        cudaStream_t stream) {
+  constexpr int N = 1 + sizeof...(In);
+  if (p.size == 0) return;
+  if (p.contiguous) {
+    ContiguousArgs<N> a;
+    for (int i = 0; i < N; ++i) a.data[i] = p.data[i];
+    a.n = p.size;
+    a.scalar_mask = p.scalar_mask;
+    std::memcpy(a.scalars, p.scalars, sizeof(a.scalars));
+    constexpr int V = vector_width<Out, In...>();
+    constexpr std::size_t sizes[N] = {sizeof(Out), sizeof(In)...};
+    bool aligned = V > 1;
+    for (int i = 0; i < N && aligned; ++i) {
+      if (!((p.scalar_mask >> i) & 1u)) {
+        aligned = reinterpret_cast<std::uintptr_t>(p.data[i]) % (sizes[i] * V) == 0;
+      }
+    }
+    if constexpr (V > 1) {
+      if (aligned) {
+        const unsigned grid = grid_for((p.size + V - 1) / V, kBlock * kUnroll);
+        contiguous_kernel<V, Op, Out, In...><<<grid, kBlock, 0, stream>>>(op, a);
+        NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+        return;
+      }
+    }
+    contiguous_kernel<1, Op, Out, In...><<<grid_for(p.size, kBlock * kUnroll), kBlock, 0, stream>>>(op, a);
+  } else if (p.size <= 0x7fffffff) {
+    strided_kernel<std::uint32_t, Op, Out, In...>
+        <<<grid_for(p.size, kBlock * kUnroll), kBlock, 0, stream>>>(op, p);
+  } else {
+    strided_kernel<std::uint64_t, Op, Out, In...>
+        <<<grid_for(p.size, kBlock * kUnroll), kBlock, 0, stream>>>(op, p);
+  }
+  NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+}
+
+}  // namespace numcu::kernels

@@ -1,0 +1,63 @@
+#include "numcu/dtype.hpp"
+
+#include <algorithm>
+
+namespace numcu {
+namespace {
+
+int kind_rank(char kind) {
+  switch (kind) {
+    case 'b':
+      return 0;
+    case 'u':
+      return 1;
+    case 'i':
+      return 2;
+    case 'f':
+      return 3;
+    default:
+      return 4;  // 'c'
+  }
+}
+
+DType make(char kind, int size) {
+  DType d = DType::float64;
+  dtype_from_kind(kind, size, &d);
+  return d;
+}
+
+// The smallest float that holds every value of an integer of `size` bytes the way NumPy
+// decides it: 8-bit integers fit float16, 16-bit float32, wider ones float64.
+int float_size_for_int(int size) { return size == 1 ? 2 : size == 2 ? 4 : 8; }
+
+}  // namespace
+
+DType promote_types(DType a, DType b) {
+  if (a == b) return a;
+  char ka = dtype_kind(a), kb = dtype_kind(b);
+  if (kind_rank(ka) > kind_rank(kb)) {
+    std::swap(a, b);
+    std::swap(ka, kb);
+  }
+  const int sa = itemsize(a), sb = itemsize(b);
+  if (ka == 'b') return b;
+  if (ka == kb) return sa >= sb ? a : b;
+  if (ka == 'u' && kb == 'i') {
+    if (sb > sa) return b;
+    return sa < 8 ? make('i', 2 * sa) : DType::float64;
+  }
+  if (ka == 'u' || ka == 'i') {
+    const int needed = float_size_for_int(sa);
+    if (kb == 'f') return make('f', std::max(sb, needed));
+    return make('c', 2 * std::max({sb / 2, needed, 4}));
+  }
+  // float with complex
+  return make('c', 2 * std::max({sa, sb / 2, 4}));
+}
+
+bool can_cast_same_kind(DType from, DType to) {
+  if (from == to || promote_types(from, to) == to) return true;
+  return kind_rank(dtype_kind(to)) >= kind_rank(dtype_kind(from));
+}
+
+}  // namespace numcu

@@ -1,0 +1,156 @@
+#include "numcu/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <mutex>
+#include <sstream>
+
+#include "numcu/cuda_check.hpp"
+
+namespace numcu::cuda {
+namespace {
+
+struct Probe {
+  int count = 0;
+  cudaError_t status = cudaSuccess;
+};
+
+const Probe& probe() {
+  static const Probe p = [] {
+    Probe r;
+    r.status = cudaGetDeviceCount(&r.count);
+    if (r.status != cudaSuccess) {
+      r.count = 0;
+      cudaGetLastError();
+    }
+    return r;
+  }();
+  return p;
+}
+
+constexpr int kMaxDevices = 64;
+
+}  // namespace
+
+bool is_available() { return probe().count > 0; }
+
+std::string unavailable_reason() {
+  const Probe& p = probe();
+  if (p.status != cudaSuccess) {
+    return std::string(cudaGetErrorName(p.status)) + ": " + cudaGetErrorString(p.status);
+  }
+  return p.count == 0 ? "no CUDA device found" : "";
+}
+
+int device_count() { return probe().count; }
+
+int runtime_version() { return CUDART_VERSION; }
+
+std::vector<std::string> compiled_architectures() {
+  std::vector<std::string> out;
+  std::stringstream list(NUMCU_CUDA_ARCHITECTURES);
+  std::string item;
+  while (std::getline(list, item, ';')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::string device_name(int device) {
+  cudaDeviceProp prop;
+  NUMCU_CUDA_TRY(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  return prop.name;
+}
+
+int current_device() {
+  int device = 0;
+  NUMCU_CUDA_TRY(cudaGetDevice(&device), "cudaGetDevice");
+  return device;
+}
+
+void activate(int device) {
+  if (!is_available()) {
+    throw Error(ErrorKind::cuda_unavailable,
+                "numcu: no CUDA device is available (" + unavailable_reason() + ")");
+  }
+  if (device < 0 || device >= device_count()) {
+    throw_value_error("numcu: CUDA device " + std::to_string(device) + " does not exist (" +
+                      std::to_string(device_count()) + " device(s) present)");
+  }
+  int current = -1;
+  NUMCU_CUDA_TRY(cudaGetDevice(&current), "cudaGetDevice");
+  if (current != device) NUMCU_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice");
+
+  static std::once_flag pool_ready[kMaxDevices];
+  if (device < kMaxDevices) {
+    std::call_once(pool_ready[device], [device] {
+      cudaMemPool_t pool;
+      NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+      std::uint64_t threshold = UINT64_MAX;
+      NUMCU_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold),
+                     "cudaMemPoolSetAttribute");
+    });
+  }
+}
+
+void* allocate(std::size_t bytes, int device, Stream stream) {
+  activate(device);
+  if (bytes == 0) return nullptr;
+  void* ptr = nullptr;
+  NUMCU_CUDA_TRY_ALLOC(cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream)),
+                       "cudaMallocAsync", bytes);
+  return ptr;
+}
+
+void deallocate(void* ptr, int device, Stream stream) noexcept {
+  if (ptr == nullptr) return;
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();
+    return;  // the runtime is shutting down; the driver reclaims everything
+  }
+  if (current != device) cudaSetDevice(device);
+  if (cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
+  if (current != device) cudaSetDevice(current);
+}
+
+void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
+  if (bytes == 0) return;
+  NUMCU_CUDA_TRY(
+      cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(stream)),
+      "cudaMemcpyAsync");
+}
+
+void synchronize(Stream stream) {
+  NUMCU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)),
+                 "cudaStreamSynchronize");
+}
+
+void synchronize_device(int device) {
+  activate(device);
+  NUMCU_CUDA_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+void stream_wait(Stream consumer, Stream producer) {
+  if (consumer == producer) return;
+  // One event per thread, re-recorded each time: a wait captures the event's state when it is
+  // queued, so reuse is safe.
+  thread_local cudaEvent_t event = [] {
+    cudaEvent_t e;
+    NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    return e;
+  }();
+  NUMCU_CUDA_TRY(cudaEventRecord(event, static_cast<cudaStream_t>(producer)), "cudaEventRecord");
+  NUMCU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(consumer), event, 0),
+                 "cudaStreamWaitEvent");
+}
+
+int pointer_device(const void* ptr) {
+  if (device_count() <= 1) return 0;
+  cudaPointerAttributes attr;
+  NUMCU_CUDA_TRY(cudaPointerGetAttributes(&attr, ptr), "cudaPointerGetAttributes");
+  return attr.device;
+}
+
+}  // namespace numcu::cuda

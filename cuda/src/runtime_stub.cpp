@@ -1,0 +1,41 @@
+// The runtime of a CPU-only build: no device, and every entry point that needs one says so.
+#include <string>
+
+#include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+
+namespace numcu {
+namespace {
+
+[[noreturn]] void unavailable() {
+  throw Error(ErrorKind::cuda_unavailable,
+              "numcu: this build of numcu has no CUDA backend (it was built without nvcc)");
+}
+
+}  // namespace
+
+void binary_cuda(BinaryOp, DType, const ElementwisePlan<3>&, const OpParams&, Stream) {
+  unavailable();
+}
+void cast_cuda(DType, DType, const ElementwisePlan<2>&, Stream) { unavailable(); }
+
+namespace cuda {
+
+bool is_available() { return false; }
+std::string unavailable_reason() { return "numcu was built without CUDA"; }
+int device_count() { return 0; }
+int runtime_version() { return 0; }
+std::vector<std::string> compiled_architectures() { return {}; }
+std::string device_name(int) { unavailable(); }
+int current_device() { return 0; }
+void activate(int) { unavailable(); }
+void* allocate(std::size_t, int, Stream) { unavailable(); }
+void deallocate(void*, int, Stream) noexcept {}
+void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
+void synchronize(Stream) { unavailable(); }
+void synchronize_device(int) { unavailable(); }
+void stream_wait(Stream, Stream) { unavailable(); }
+int pointer_device(const void*) { unavailable(); }
+
+}  // namespace cuda
+}  // namespace numcu

@@ -1,0 +1,90 @@
+"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu`` the others.
+
+Set ``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile the CUDA code for those
+architectures only, which is much faster than the default list.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+nox.options.sessions = ["tests"]
+
+ARCHS_ENV = "NUMCU_CUDA_ARCHITECTURES"
+CXX_SUFFIXES = {".cpp", ".hpp", ".h", ".cu", ".cuh"}
+
+
+def build_args(build_dir: str | None = None) -> list[str]:
+    """pip config settings for a build: its folder and the CUDA architectures.
+
+    CMake caches its settings in the build folder, so a later build there without the
+    same defines would silently keep the old ones. Each session therefore builds in its
+    own folder, and one per architecture list.
+    """
+    archs = os.environ.get(ARCHS_ENV, "").strip()
+    args = []
+    if build_dir is not None:
+        suffix = "-" + archs.replace(";", "_") if archs else ""
+        args.append(f"-Cbuild-dir={build_dir}{suffix}/{{wheel_tag}}")
+    if archs:
+        args.append(f"-Ccmake.define.CMAKE_CUDA_ARCHITECTURES={archs}")
+    return args
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Build and install numcu, then run the test suite (GPU tests skip without a GPU)."""
+    session.install(*build_args("build/nox-tests"), ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def cpu(session: nox.Session) -> None:
+    """Build without CUDA, as on a machine with no nvcc, then run the test suite."""
+    session.install(
+        "-Cbuild-dir=build/nox-cpu/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
+    )
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(reuse_venv=True)
+def lint(session: nox.Session) -> None:
+    """ruff (check and format) over the Python, clang-format over the C++ and CUDA."""
+    # clang-format's output changes between major versions: pin one.
+    session.install("ruff", "clang-format==23.*")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    sources = sorted(
+        str(path)
+        for folder in ("cuda", "src")
+        for path in Path(folder).rglob("*")
+        if path.suffix in CXX_SUFFIXES
+    )
+    if sources:
+        session.run("clang-format", "--dry-run", "--Werror", *sources)
+
+
+# The benchmark compares with CuPy and PyTorch: see the ones installed on the system.
+@nox.session(venv_params=["--system-site-packages"])
+def bench(session: nox.Session) -> None:
+    """Build and install numcu, then run benchmarks/bench_add.py (needs a GPU)."""
+    session.install(*build_args("build/nox-bench"), ".")
+    session.run("python", "benchmarks/bench_add.py", *session.posargs)
+
+
+@nox.session(reuse_venv=True)
+def dev(session: nox.Session) -> None:
+    """Editable install in build/dev, with compile_commands.json for editors and clangd."""
+    session.install(
+        *build_args(),
+        "-Cbuild-dir=build/dev",
+        "-Ccmake.define.CMAKE_EXPORT_COMPILE_COMMANDS=ON",
+        "-e",
+        ".[test]",
+    )
+    session.log(
+        "compile_commands.json is in build/dev; the environment is %s", session.virtualenv.location
+    )

@@ -1,0 +1,49 @@
+"""numcu: GPU array kernels for the arrays you already have.
+
+NumPy arrays, numcu device arrays and anything with ``__cuda_array_interface__`` (CuPy,
+PyTorch, Numba) go in; every NumPy numeric dtype, broadcasting and any strides are taken.
+Host data runs on the GPU when there is one, else on the CPU backend.
+"""
+
+from ._load import load_core
+
+_core = load_core()
+
+__version__ = _core.__version__
+add = _core.add
+subtract = _core.subtract
+multiply = _core.multiply
+divide = _core.divide
+mul = _core.mul
+div = _core.div
+ndarray = _core.ndarray
+asarray = _core.asarray
+build_info = _core.build_info
+dtypes = _core.dtypes
+
+from . import cuda  # noqa: E402
+
+
+def asnumpy(a):
+    """A NumPy array for `a`: a copy from the GPU for a numcu.ndarray, else numpy.asarray(a)."""
+    if isinstance(a, ndarray):
+        return a.get()
+    import numpy
+
+    return numpy.asarray(a)
+
+
+__all__ = [
+    "add",
+    "asarray",
+    "asnumpy",
+    "build_info",
+    "cuda",
+    "div",
+    "divide",
+    "dtypes",
+    "mul",
+    "multiply",
+    "ndarray",
+    "subtract",
+]

@@ -1,0 +1,40 @@
+// The elementwise calls: intake, then the plan (result dtype, broadcast shape, placement,
+// output), then one run on the chosen backend.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "numcu/array_view.hpp"
+#include "numcu/backend.hpp"
+#include "numcu/ops.hpp"
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+// Where the caller asked an operation to run.
+struct DeviceRequest {
+  enum class Kind { automatic, cpu, cuda } kind = Kind::automatic;
+  int device = -1;  // with Kind::cuda: the device index, -1 for the current device
+  bool sync = false;
+};
+
+// Reads numcu's `device=` together with NumCu's `dev_id=` and `sync=`.
+DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync,
+                           const char* fname);
+
+py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out,
+                       const DeviceRequest& request, const OpParams& params);
+
+// dst = src (with a dtype conversion where they differ), both on the GPU, queued on `stream`.
+void copy_into(const ArrayView& dst, const ArrayView& src, Stream stream, const char* fname);
+
+// numcu.asarray: a numcu.ndarray for obj, zero-copy where obj is already on the GPU.
+py::object asarray(py::handle obj, py::handle dtype);
+
+// A numcu dtype from anything numpy.dtype() takes.
+DType dtype_from_python(py::handle dtype, const char* fname);
+
+const char* binary_fname(BinaryOp op);
+
+}  // namespace numcu::python

@@ -1,0 +1,345 @@
+#include "intake.hpp"
+
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "ndarray.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+
+namespace numcu::python {
+namespace {
+
+std::string repr_of(py::handle obj) {
+  try {
+    return py::repr(obj).cast<std::string>();
+  } catch (const py::error_already_set&) {
+    return "<unprintable>";
+  }
+}
+
+[[noreturn]] void unsupported_dtype(const char* fname, const std::string& what) {
+  throw_type_error(std::string(fname) + ": unsupported dtype " + what);
+}
+
+// The dtype an object says it has, for error messages ("datetime64[ns]", ">f4").
+std::string dtype_text(py::handle obj, const char* fallback) {
+  if (py::hasattr(obj, "dtype")) {
+    try {
+      return py::str(obj.attr("dtype")).cast<std::string>();
+    } catch (const py::error_already_set&) {
+    }
+  }
+  return std::string("'") + fallback + "'";
+}
+
+// A PEP 3118 format string to a dtype (native or little-endian only).
+bool dtype_from_format(const char* format, int size, DType* out) {
+  const char* f = format ? format : "B";
+  if (*f == '@' || *f == '=' || *f == '<') {
+    ++f;
+  } else if (*f == '>' || *f == '!') {
+    if (size > 1) return false;
+    ++f;
+  }
+  char kind;
+  switch (*f) {
+    case '?':
+      kind = 'b';
+      break;
+    case 'b':
+    case 'h':
+    case 'i':
+    case 'l':
+    case 'q':
+    case 'n':
+      kind = 'i';
+      break;
+    case 'B':
+    case 'H':
+    case 'I':
+    case 'L':
+    case 'Q':
+    case 'N':
+      kind = 'u';
+      break;
+    case 'e':
+    case 'f':
+    case 'd':
+      kind = 'f';
+      break;
+    case 'Z':
+      if (f[1] != 'e' && f[1] != 'f' && f[1] != 'd') return false;
+      kind = 'c';
+      ++f;
+      break;
+    default:
+      return false;
+  }
+  if (f[1] != '\0') return false;
+  return dtype_from_kind(kind, size, out);
+}
+
+void check_ndim(const char* fname, Py_ssize_t ndim) {
+  if (ndim < 0 || ndim > kMaxDims) {
+    throw_value_error(std::string(fname) + ": arrays of " + std::to_string(ndim) +
+                      " dimensions are not supported (at most " + std::to_string(kMaxDims) + ")");
+  }
+}
+
+bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
+  if (!PyObject_CheckBuffer(obj.ptr())) return false;
+  auto buf = std::unique_ptr<Py_buffer, BufferRelease>(new Py_buffer);
+  if (PyObject_GetBuffer(obj.ptr(), buf.get(), PyBUF_RECORDS_RO) != 0) {
+    // NumPy refuses buffers for dtypes PEP 3118 cannot describe (datetime64, ...).
+    PyErr_Clear();
+    delete buf.release();
+    unsupported_dtype(fname, dtype_text(obj, "?"));
+  }
+  DType dtype;
+  if (!dtype_from_format(buf->format, static_cast<int>(buf->itemsize), &dtype)) {
+    unsupported_dtype(fname, dtype_text(obj, buf->format ? buf->format : "?"));
+  }
+  check_ndim(fname, buf->ndim);
+  ArrayView& v = op.view;
+  v.data = static_cast<char*>(buf->buf);
+  v.dtype = dtype;
+  v.ndim = buf->ndim;
+  v.device = kHost;
+  v.readonly = buf->readonly != 0;
+  for (int d = 0; d < v.ndim; ++d) {
+    v.shape[d] = buf->shape[d];
+    v.strides[d] = buf->strides ? buf->strides[d] : 0;
+  }
+  if (!buf->strides) {
+    std::int64_t s = buf->itemsize;
+    for (int d = v.ndim - 1; d >= 0; --d) {
+      v.strides[d] = s;
+      s *= v.shape[d];
+    }
+  }
+  if (role == Role::output && v.readonly) {
+    throw_value_error(std::string(fname) + ": out is read-only");
+  }
+  op.kind = Operand::Kind::host;
+  op.buffer = std::move(buf);
+  op.keepalive = py::reinterpret_borrow<py::object>(obj);
+  return true;
+}
+
+[[noreturn]] void malformed(const char* fname, const std::string& what) {
+  throw_value_error(std::string(fname) + ": malformed __cuda_array_interface__: " + what);
+}
+
+std::int64_t as_int(py::handle item, const char* fname, const char* what) {
+  if (!PyLong_Check(item.ptr())) malformed(fname, std::string(what) + " must be integers");
+  return item.cast<std::int64_t>();
+}
+
+void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role, Operand& op) {
+  if (!PyDict_Check(cai_obj.ptr())) malformed(fname, "it is not a dict");
+  py::dict cai = py::reinterpret_borrow<py::dict>(cai_obj);
+  ArrayView& v = op.view;
+  v.device = 0;
+
+  PyObject* mask = PyDict_GetItemString(cai.ptr(), "mask");
+  if (mask && mask != Py_None) {
+    throw_value_error(std::string(fname) +
+                      ": __cuda_array_interface__ with a mask is not supported");
+  }
+  PyObject* shape = PyDict_GetItemString(cai.ptr(), "shape");
+  if (!shape) malformed(fname, "no 'shape'");
+  if (!PyTuple_Check(shape)) malformed(fname, "'shape' must be a tuple");
+  const Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+  check_ndim(fname, ndim);
+  v.ndim = static_cast<int>(ndim);
+  for (int d = 0; d < v.ndim; ++d) {
+    v.shape[d] = as_int(PyTuple_GET_ITEM(shape, d), fname, "'shape' entries");
+    if (v.shape[d] < 0) malformed(fname, "negative 'shape' entry");
+  }
+
+  PyObject* typestr = PyDict_GetItemString(cai.ptr(), "typestr");
+  if (!typestr) malformed(fname, "no 'typestr'");
+  if (!PyUnicode_Check(typestr)) malformed(fname, "'typestr' must be a str");
+  const std::string ts = py::reinterpret_borrow<py::str>(typestr).cast<std::string>();
+  if (ts.size() < 3) malformed(fname, "'typestr' " + ts + " is not of the form '<f4'");
+  const char order = ts[0];
+  const int size = std::atoi(ts.c_str() + 2);
+  char kind = ts[1];
+  if (kind == 'b' && size == 1) kind = 'b';
+  DType dtype;
+  if (!dtype_from_kind(kind, size, &dtype) ||
+      (order == '>' && size > 1) || (order != '<' && order != '>' && order != '|' && order != '=')) {
+    unsupported_dtype(fname, ts);
+  }
+  v.dtype = dtype;
+
+  PyObject* data = PyDict_GetItemString(cai.ptr(), "data");
+  if (!data) malformed(fname, "no 'data'");
+  if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2) {
+    malformed(fname, "'data' must be a tuple (pointer, read_only)");
+  }
+  PyObject* ptr = PyTuple_GET_ITEM(data, 0);
+  if (!PyLong_Check(ptr)) malformed(fname, "the data pointer must be an integer");
+  v.data = reinterpret_cast<char*>(PyLong_AsUnsignedLongLong(ptr));
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    malformed(fname, "the data pointer is not a valid address");
+  }
+  v.readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
+
+  PyObject* strides = PyDict_GetItemString(cai.ptr(), "strides");
+  if (strides && strides != Py_None) {
+    if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != ndim) {
+      malformed(fname, "'strides' must be None or a tuple as long as 'shape'");
+    }
+    for (int d = 0; d < v.ndim; ++d) {
+      v.strides[d] = as_int(PyTuple_GET_ITEM(strides, d), fname, "'strides' entries");
+    }
+  } else {
+    std::int64_t s = size;
+    for (int d = v.ndim - 1; d >= 0; --d) {
+      v.strides[d] = s;
+      s *= v.shape[d];
+    }
+  }
+  if (v.data == nullptr && v.size() != 0) {
+    throw_value_error(std::string(fname) +
+                      ": __cuda_array_interface__ has a null data pointer for " +
+                      std::to_string(v.size()) + " elements");
+  }
+  PyObject* stream = PyDict_GetItemString(cai.ptr(), "stream");
+  if (stream && stream != Py_None) {
+    if (!PyLong_Check(stream)) malformed(fname, "'stream' must be None or an integer");
+    const unsigned long long s = PyLong_AsUnsignedLongLong(stream);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      malformed(fname, "'stream' is not a valid stream handle");
+    }
+    if (s == 0) malformed(fname, "'stream' 0 is disallowed by the interface (use 1 or 2)");
+    // 1 is the legacy default stream, which numcu's own work is ordered with already.
+    if (s != 1) {
+      op.has_producer_stream = true;
+      op.producer_stream = reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s));
+    }
+  }
+  if (role == Role::output && v.readonly) {
+    throw_value_error(std::string(fname) + ": out is read-only");
+  }
+  if (v.data != nullptr) v.device = cuda::pointer_device(v.data);
+  op.kind = Operand::Kind::device;
+  op.keepalive = py::reinterpret_borrow<py::object>(obj);
+}
+
+void set_weak(Operand& op, DType dtype, const void* value, std::size_t bytes) {
+  op.kind = Operand::Kind::scalar;
+  op.weak = true;
+  op.view.dtype = dtype;
+  op.view.ndim = 0;
+  op.view.device = kHost;
+  std::memcpy(op.value, value, bytes);
+  op.view.data = reinterpret_cast<char*>(op.value);
+}
+
+bool intake_python_scalar(py::handle obj, const char* fname, Operand& op) {
+  PyObject* o = obj.ptr();
+  if (PyBool_Check(o)) {
+    const bool b = o == Py_True;
+    set_weak(op, DType::bool_, &b, sizeof b);
+    op.weak = false;  // Python bool promotes like NumPy's bool
+    return true;
+  }
+  if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) {
+      const std::int64_t v = x;
+      set_weak(op, DType::int64, &v, sizeof v);
+      return true;
+    }
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (!PyErr_Occurred()) {
+        const std::uint64_t v = u;
+        set_weak(op, DType::uint64, &v, sizeof v);
+        return true;
+      }
+      PyErr_Clear();
+    }
+    throw Error(ErrorKind::overflow_error, std::string(fname) + ": Python integer " +
+                                               repr_of(obj) + " is out of bounds for int64");
+  }
+  if (PyFloat_CheckExact(o)) {
+    const double d = PyFloat_AS_DOUBLE(o);
+    set_weak(op, DType::float64, &d, sizeof d);
+    return true;
+  }
+  if (PyComplex_CheckExact(o)) {
+    const double c[2] = {PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)};
+    set_weak(op, DType::complex128, c, sizeof c);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string shape_str(const std::int64_t* shape, int ndim) {
+  std::string s = "(";
+  for (int d = 0; d < ndim; ++d) {
+    s += std::to_string(shape[d]);
+    if (d + 1 < ndim || ndim == 1) s += ",";
+    if (d + 1 < ndim) s += " ";
+  }
+  return s + ")";
+}
+
+std::string device_str(int device) {
+  return device == kHost ? "cpu" : "cuda:" + std::to_string(device);
+}
+
+Operand intake(py::handle obj, const char* fname, Role role) {
+  Operand op;
+  if (py::isinstance<NdArray>(obj)) {
+    const NdArray& a = obj.cast<const NdArray&>();
+    op.view = a.view();
+    op.kind = Operand::Kind::device;
+    if (role == Role::output && op.view.readonly) {
+      throw_value_error(std::string(fname) + ": out is read-only");
+    }
+    op.keepalive = py::reinterpret_borrow<py::object>(obj);
+    return op;
+  }
+  if (role == Role::input && intake_python_scalar(obj, fname, op)) return op;
+  if (intake_buffer(obj, fname, role, op)) return op;
+
+  PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
+  if (cai) {
+    py::object holder = py::reinterpret_steal<py::object>(cai);
+    intake_cai(obj, holder, fname, role, op);
+    return op;
+  }
+  PyErr_Clear();
+
+  if (role == Role::output) {
+    throw_type_error(std::string(fname) + ": out must be an array (NumPy, numcu or any object "
+                                          "with __cuda_array_interface__), not " +
+                     std::string(Py_TYPE(obj.ptr())->tp_name));
+  }
+  // Lists, tuples, NumPy scalars without a buffer, CPU tensors: whatever NumPy makes of them.
+  py::object arr;
+  try {
+    arr = py::module_::import("numpy").attr("asarray")(obj);
+  } catch (const py::error_already_set&) {
+    throw_type_error(std::string(fname) + ": unsupported input of type " +
+                     Py_TYPE(obj.ptr())->tp_name);
+  }
+  if (!intake_buffer(arr, fname, role, op)) {
+    throw_type_error(std::string(fname) + ": unsupported input of type " +
+                     Py_TYPE(obj.ptr())->tp_name);
+  }
+  return op;
+}
+
+}  // namespace numcu::python

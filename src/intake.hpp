@@ -1,0 +1,49 @@
+// Intake: every argument an operation takes becomes one Operand, whoever produced it.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "numcu/array_view.hpp"
+#include "numcu/backend.hpp"
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+struct BufferRelease {
+  void operator()(Py_buffer* b) const {
+    PyBuffer_Release(b);
+    delete b;
+  }
+};
+
+struct Operand {
+  enum class Kind { scalar, host, device };
+  Kind kind = Kind::host;
+  ArrayView view;
+  // Python bool/int/float/complex: a "weak" scalar in NumPy 2's promotion (NEP 50), whose
+  // value is held in `value` as bool/int64/uint64/float64/complex128 (view.dtype says which).
+  bool weak = false;
+  alignas(16) unsigned char value[16] = {};
+  // CAI v3 producers: the stream the data was written on (nullptr: none to wait for).
+  Stream producer_stream = nullptr;
+  bool has_producer_stream = false;
+  py::object keepalive;
+  std::unique_ptr<Py_buffer, BufferRelease> buffer;
+};
+
+enum class Role { input, output };
+
+// Turns `obj` into an Operand: numcu.ndarray, then Python scalars, then the buffer protocol,
+// then __cuda_array_interface__, then anything numpy.asarray takes. `fname` names the calling
+// function in error messages ("numcu.add"). An output must be an array and writable.
+Operand intake(py::handle obj, const char* fname, Role role = Role::input);
+
+// "(3, 4)" for error messages.
+std::string shape_str(const std::int64_t* shape, int ndim);
+// "cpu" or "cuda:N".
+std::string device_str(int device);
+
+}  // namespace numcu::python

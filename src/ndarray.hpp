@@ -1,0 +1,70 @@
+// numcu.ndarray: a device array, either allocated by numcu from CUDA's stream-ordered pool or
+// a zero-copy view of another library's array (which it keeps alive).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <vector>
+
+#include "numcu/array_view.hpp"
+#include "numcu/backend.hpp"
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+// Device memory numcu allocated; returned to the pool, stream-ordered, when the last array
+// using it goes.
+class DeviceAllocation {
+ public:
+  DeviceAllocation(std::size_t bytes, int device, Stream stream);
+  ~DeviceAllocation();
+  DeviceAllocation(const DeviceAllocation&) = delete;
+  DeviceAllocation& operator=(const DeviceAllocation&) = delete;
+  char* data() const { return static_cast<char*>(ptr_); }
+
+ private:
+  void* ptr_ = nullptr;
+  int device_;
+  Stream stream_;
+};
+
+class NdArray {
+ public:
+  // A new dense array; `like` (optional) gives the dimension order to copy (NumPy's
+  // order='K'), otherwise C order.
+  static NdArray empty(DType dtype, int ndim, const std::int64_t* shape, int device,
+                       Stream stream, const ArrayView* like = nullptr);
+  // A zero-copy view of memory `owner` keeps alive.
+  static NdArray wrap(const ArrayView& view, py::object owner);
+
+  const ArrayView& view() const { return view_; }
+
+  py::tuple shape() const;
+  py::tuple strides() const;
+  py::dict cuda_array_interface() const;
+  // A NumPy copy; waits for the copy to finish.
+  py::object get() const;
+
+ private:
+  ArrayView view_;
+  std::shared_ptr<DeviceAllocation> allocation_;
+  std::shared_ptr<py::object> owner_;
+};
+
+// Dense byte strides for `shape`, with the dimensions ordered like `like`'s strides (largest
+// first) when it is given, else C order.
+void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const ArrayView* like,
+                   std::int64_t* strides);
+
+// numpy.dtype objects for numcu's dtypes.
+py::object numpy_dtype(DType dtype);
+
+// A NumPy array for `view`'s memory layout, freshly allocated (data uninitialised).
+py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
+                       const std::int64_t* strides);
+
+void bind_ndarray(py::module_& m);
+
+}  // namespace numcu::python
