@@ -38,8 +38,8 @@ template <class To>
 void launch_cast(DType from, const ElementwisePlan<2>& plan, Stream stream) {
   visit_dtype(from, [&](auto tag) {
     using From = typename decltype(tag)::type;
-    kernels::launch_elementwise<ops::Copy, To, From>(ops::Copy{}, plan,
-                                                     static_cast<cudaStream_t>(stream));
+    kernels::launch_elementwise_variants<kernels::Variants::lean, ops::Copy, To, From>(
+        ops::Copy{}, plan, static_cast<cudaStream_t>(stream));
   });
 }
 

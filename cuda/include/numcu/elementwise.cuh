@@ -17,8 +17,13 @@
 namespace numcu::kernels {
 
 constexpr int kBlock = 256;
-// Vectors each thread loads before it uses any: enough bytes in flight to cover HBM latency.
-constexpr int kUnroll = 4;
+
+// Elements each thread of the contiguous kernel handles: 16-byte vectors, as many as make 16
+// elements (at least one), all loaded before any is used so that enough bytes are in flight.
+template <int V>
+constexpr int unroll_for() {
+  return V >= 16 ? 1 : 16 / V < 4 ? 16 / V : 4;
+}
 
 template <class T, int V>
 struct alignas(sizeof(T) * V) Vec {
@@ -41,62 +46,71 @@ __device__ __forceinline__ T scalar_value(const unsigned char (&scalars)[N][16],
 }
 
 template <class T, int V, int N>
-__device__ __forceinline__ Vec<T, V> load_chunk(const ContiguousArgs<N>& a, int i, std::int64_t e) {
+__device__ __forceinline__ Vec<T, V> load_vec(const ContiguousArgs<N>& a, int i, std::int64_t e) {
   Vec<T, V> r;
   if ((a.scalar_mask >> i) & 1u) {
     const T s = scalar_value<T>(a.scalars, i);
 #pragma unroll
     for (int k = 0; k < V; ++k) r.v[k] = s;
-  } else if (e + V <= a.n) {
-    r = *reinterpret_cast<const Vec<T, V>*>(a.data[i] + e * static_cast<std::int64_t>(sizeof(T)));
   } else {
-    const T* p = reinterpret_cast<const T*>(a.data[i]) + e;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-      if (e + k < a.n) r.v[k] = p[k];
-    }
+    r = *reinterpret_cast<const Vec<T, V>*>(a.data[i] + e * static_cast<std::int64_t>(sizeof(T)));
   }
   return r;
 }
 
+template <class T, int N>
+__device__ __forceinline__ T load_one(const ContiguousArgs<N>& a, int i, std::int64_t e) {
+  if ((a.scalar_mask >> i) & 1u) return scalar_value<T>(a.scalars, i);
+  return reinterpret_cast<const T*>(a.data[i])[e];
+}
+
+// Whole vectors only: the kernel below leaves the last n % V elements to one thread.
 template <int V, class Op, class Out, class... In, std::size_t... I>
 __device__ __forceinline__ void contiguous_tile(const Op& op, const ContiguousArgs<1 + sizeof...(In)>& a,
-                                                std::int64_t first_chunk, std::index_sequence<I...>) {
-  cuda::std::tuple<Vec<In, V>...> in[kUnroll];
+                                                std::int64_t first_vec, std::int64_t nvec,
+                                                std::index_sequence<I...>) {
+  constexpr int U = unroll_for<V>();
+  cuda::std::tuple<Vec<In, V>...> in[U];
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const std::int64_t e = (first_chunk + u * kBlock) * V;
-    if (e < a.n) in[u] = cuda::std::make_tuple(load_chunk<In, V>(a, static_cast<int>(I) + 1, e)...);
+  for (int u = 0; u < U; ++u) {
+    const std::int64_t c = first_vec + u * kBlock;
+    if (c < nvec) in[u] = cuda::std::make_tuple(load_vec<In, V>(a, static_cast<int>(I) + 1, c * V)...);
   }
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const std::int64_t e = (first_chunk + u * kBlock) * V;
-    if (e >= a.n) continue;
+  for (int u = 0; u < U; ++u) {
+    const std::int64_t c = first_vec + u * kBlock;
+    if (c >= nvec) continue;
     Vec<Out, V> r;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
       r.v[k] = convert<Out>(op(convert<compute_t<In>>(cuda::std::get<I>(in[u]).v[k])...));
     }
-    if (e + V <= a.n) {
-      *reinterpret_cast<Vec<Out, V>*>(a.data[0] + e * static_cast<std::int64_t>(sizeof(Out))) = r;
-    } else {
-      Out* p = reinterpret_cast<Out*>(a.data[0]) + e;
-#pragma unroll
-      for (int k = 0; k < V; ++k) {
-        if (e + k < a.n) p[k] = r.v[k];
-      }
-    }
+    *reinterpret_cast<Vec<Out, V>*>(a.data[0] + c * V * static_cast<std::int64_t>(sizeof(Out))) = r;
   }
+}
+
+template <class Op, class Out, class... In, std::size_t... I>
+__device__ __forceinline__ void contiguous_element(const Op& op,
+                                                   const ContiguousArgs<1 + sizeof...(In)>& a,
+                                                   std::int64_t e, std::index_sequence<I...>) {
+  reinterpret_cast<Out*>(a.data[0])[e] =
+      convert<Out>(op(convert<compute_t<In>>(load_one<In>(a, static_cast<int>(I) + 1, e))...));
 }
 
 template <int V, class Op, class Out, class... In>
 __global__ void __launch_bounds__(kBlock)
     contiguous_kernel(Op op, ContiguousArgs<1 + sizeof...(In)> a) {
-  const std::int64_t chunks = (a.n + V - 1) / V;
-  constexpr std::int64_t kTile = static_cast<std::int64_t>(kBlock) * kUnroll;
-  for (std::int64_t tile = blockIdx.x; tile * kTile < chunks; tile += gridDim.x) {
-    contiguous_tile<V, Op, Out, In...>(op, a, tile * kTile + threadIdx.x,
+  const std::int64_t nvec = a.n / V;
+  constexpr std::int64_t kTile = static_cast<std::int64_t>(kBlock) * unroll_for<V>();
+  for (std::int64_t tile = blockIdx.x; tile * kTile < nvec; tile += gridDim.x) {
+    contiguous_tile<V, Op, Out, In...>(op, a, tile * kTile + threadIdx.x, nvec,
                                        std::index_sequence_for<In...>{});
+  }
+  if constexpr (V > 1) {
+    if (blockIdx.x == 0 && threadIdx.x < a.n - nvec * V) {
+      contiguous_element<Op, Out, In...>(op, a, nvec * V + threadIdx.x,
+                                         std::index_sequence_for<In...>{});
+    }
   }
 }
 
@@ -114,6 +128,8 @@ __device__ __forceinline__ void strided_element(const Op& op,
       op(convert<compute_t<In>>(strided_load<In>(p, static_cast<int>(I) + 1, off[I + 1]))...));
 }
 
+constexpr int kStridedPerThread = 4;
+
 // Strided and broadcast operands: each element's offsets come from its index, divided down
 // the dimensions in 32-bit arithmetic when the size allows it.
 template <class Index, class Op, class Out, class... In>
@@ -121,17 +137,16 @@ __global__ void __launch_bounds__(kBlock)
     strided_kernel(Op op, ElementwisePlan<1 + sizeof...(In)> p) {
   constexpr int N = 1 + sizeof...(In);
   const Index n = static_cast<Index>(p.size);
-  constexpr Index kTile = static_cast<Index>(kBlock) * kUnroll;
+  constexpr Index kTile = static_cast<Index>(kBlock) * kStridedPerThread;
   for (Index tile = blockIdx.x; tile * kTile < n; tile += gridDim.x) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll 1
+    for (int u = 0; u < kStridedPerThread; ++u) {
       const Index idx = tile * kTile + u * kBlock + threadIdx.x;
       if (idx >= n) break;
       std::int64_t off[N] = {};
       Index rem = idx;
-#pragma unroll
-      for (int d = kMaxKernelDims - 1; d >= 0; --d) {
-        if (d >= p.ndim) continue;
+#pragma unroll 1
+      for (int d = p.ndim - 1; d >= 0; --d) {
         const Index extent = static_cast<Index>(p.shape[d]);
         const Index q = rem / extent;
         const std::int64_t r = static_cast<std::int64_t>(rem - q * extent);
@@ -146,7 +161,7 @@ __global__ void __launch_bounds__(kBlock)
 
 inline unsigned grid_for(std::int64_t items, std::int64_t per_block) {
   const std::int64_t blocks = (items + per_block - 1) / per_block;
-  return static_cast<unsigned>(blocks < 0x7fffffff ? blocks : 0x7fffffff);
+  return static_cast<unsigned>(blocks < 0x7fffffff ? (blocks > 0 ? blocks : 1) : 0x7fffffff);
 }
 
 template <class... T>
@@ -155,9 +170,13 @@ constexpr int vector_width() {
   return static_cast<int>(16 / largest);
 }
 
+// How many kernels an operation instantiates: the arithmetic gets 32-bit strided indexing too;
+// casts, rarely strided in hot loops, keep one strided kernel to hold the build's size down.
+enum class Variants { full, lean };
+
 // Queues out = op(in...) over the plan on `stream`.
-template <class Op, class Out, class... In>
-void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
+template <Variants Kinds, class Op, class Out, class... In>
+void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
                         cudaStream_t stream) {
   constexpr int N = 1 + sizeof...(In);
   if (p.size == 0) return;
@@ -177,21 +196,28 @@ void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& 
     }
     if constexpr (V > 1) {
       if (aligned) {
-        const unsigned grid = grid_for((p.size + V - 1) / V, kBlock * kUnroll);
+        const unsigned grid = grid_for(p.size / V, kBlock * unroll_for<V>());
         contiguous_kernel<V, Op, Out, In...><<<grid, kBlock, 0, stream>>>(op, a);
         NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
         return;
       }
     }
-    contiguous_kernel<1, Op, Out, In...><<<grid_for(p.size, kBlock * kUnroll), kBlock, 0, stream>>>(op, a);
-  } else if (p.size <= 0x7fffffff) {
+    contiguous_kernel<1, Op, Out, In...>
+        <<<grid_for(p.size, kBlock * unroll_for<1>()), kBlock, 0, stream>>>(op, a);
+  } else if (Kinds == Variants::full && p.size <= 0xffffffffLL) {
     strided_kernel<std::uint32_t, Op, Out, In...>
-        <<<grid_for(p.size, kBlock * kUnroll), kBlock, 0, stream>>>(op, p);
+        <<<grid_for(p.size, kBlock * kStridedPerThread), kBlock, 0, stream>>>(op, p);
   } else {
     strided_kernel<std::uint64_t, Op, Out, In...>
-        <<<grid_for(p.size, kBlock * kUnroll), kBlock, 0, stream>>>(op, p);
+        <<<grid_for(p.size, kBlock * kStridedPerThread), kBlock, 0, stream>>>(op, p);
   }
   NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+}
+
+template <class Op, class Out, class... In>
+void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
+                        cudaStream_t stream) {
+  launch_elementwise_variants<Variants::full, Op, Out, In...>(op, p, stream);
 }
 
 }  // namespace numcu::kernels

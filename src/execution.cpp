@@ -1,0 +1,108 @@
+#include "execution.hpp"
+
+#include <algorithm>
+#include <new>
+#include <string>
+
+#include "elementwise_call.hpp"
+#include "numcu/elementwise.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+
+namespace numcu::python {
+
+ArrayView dense_view(Scratch& scratch, const Exec& ex, DType dtype, int ndim,
+                     const std::int64_t* shape, const ArrayView* like) {
+  ArrayView v;
+  v.dtype = dtype;
+  v.ndim = ndim;
+  v.device = ex.gpu ? ex.device : kHost;
+  std::copy(shape, shape + ndim, v.shape);
+  dense_strides(dtype, ndim, shape, like, v.strides);
+  v.data = scratch.allocate(ex, static_cast<std::size_t>(v.size()) * itemsize(dtype));
+  return v;
+}
+
+void run_cast(const Exec& ex, const ArrayView& dst, const ArrayView& src, const char* fname) {
+  const ArrayView* views[2] = {&dst, &src};
+  const bool scalar[2] = {false, false};
+  const void* values[2] = {nullptr, nullptr};
+  const ElementwisePlan<2> plan = make_plan<2>(views, scalar, values, fname);
+  if (ex.gpu) {
+    cast_cuda(dst.dtype, src.dtype, plan, ex.stream);
+  } else {
+    cast_cpu(dst.dtype, src.dtype, plan);
+  }
+}
+
+// Copies a host array's bytes to the device, strides kept.
+ArrayView upload(Scratch& scratch, const Exec& ex, const ArrayView& host) {
+  ArrayView v = host;
+  const ByteSpan span = byte_span(host);
+  char* dev = scratch.allocate(ex, static_cast<std::size_t>(span.hi - span.lo));
+  cuda::copy_async(dev, host.data + span.lo, static_cast<std::size_t>(span.hi - span.lo),
+                   ex.stream);
+  v.data = dev - span.lo;
+  v.device = ex.device;
+  return v;
+}
+
+bool is_dense(const ArrayView& v) {
+  const ByteSpan s = byte_span(v);
+  return s.hi - s.lo == v.size() * itemsize(v.dtype);
+}
+
+Exec place(const char* fname, const Operand* const* operands, int count,
+           const DeviceRequest& req) {
+  int device = kHost;
+  bool host_array = false;
+  for (int i = 0; i < count; ++i) {
+    const Operand* x = operands[i];
+    if (x == nullptr) continue;
+    if (x->kind == Operand::Kind::device) {
+      if (device != kHost && device != x->view.device) {
+        throw_value_error(std::string(fname) + ": operands are on different devices: " +
+                          device_str(device) + " and " + device_str(x->view.device));
+      }
+      device = x->view.device;
+    } else if (x->kind == Operand::Kind::host && (x->view.ndim > 0 || i == count - 1)) {
+      host_array = true;
+    }
+  }
+  Exec ex;
+  if (device != kHost) {
+    if (host_array) {
+      throw_value_error(std::string(fname) + ": operands are on different devices: cpu and " +
+                        device_str(device) + " (move host data with numcu.asarray)");
+    }
+    if (req.kind == DeviceRequest::Kind::cpu) {
+      throw_value_error(std::string(fname) + ": device='cpu' was requested but the operands are on " +
+                        device_str(device) + " (call .get() for host copies)");
+    }
+    if (req.kind == DeviceRequest::Kind::cuda && req.device >= 0 && req.device != device) {
+      throw_value_error(std::string(fname) + ": device='cuda:" + std::to_string(req.device) +
+                        "' was requested but the operands are on " + device_str(device));
+    }
+    ex.gpu = true;
+    ex.device = device;
+    return ex;
+  }
+  bool gpu = false;
+  if (req.kind == DeviceRequest::Kind::cuda) {
+    if (!cuda::is_available()) {
+      throw Error(ErrorKind::cuda_unavailable,
+                  std::string(fname) + ": device='cuda' was requested but no CUDA device is "
+                                       "available (" + cuda::unavailable_reason() + ")");
+    }
+    gpu = true;
+  } else if (req.kind == DeviceRequest::Kind::automatic) {
+    gpu = cuda::is_available();
+  }
+  if (gpu) {
+    ex.gpu = true;
+    ex.device = req.device >= 0 ? req.device : cuda::current_device();
+  }
+  return ex;
+}
+
+}  // namespace numcu::python

@@ -1,0 +1,65 @@
+// Execution: where an operation runs (the CPU backend or a GPU and stream), the scratch memory
+// it needs there, and the moves between host and device every operation shares.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "intake.hpp"
+#include "ndarray.hpp"
+#include "numcu/array_view.hpp"
+#include "numcu/backend.hpp"
+
+namespace numcu::python {
+
+struct DeviceRequest;
+
+struct Exec {
+  bool gpu = false;
+  int device = kHost;
+  Stream stream = nullptr;
+};
+
+struct HostDelete {
+  void operator()(char* p) const { ::operator delete[](p, std::align_val_t{64}); }
+};
+
+// Scratch memory on the backend's side, freed when the call returns (stream-ordered on the GPU,
+// so it may go before the queued work that uses it has run).
+class Scratch {
+ public:
+  char* allocate(const Exec& ex, std::size_t bytes) {
+    if (ex.gpu) {
+      device_.push_back(std::make_unique<DeviceAllocation>(bytes, ex.device, ex.stream));
+      return device_.back()->data();
+    }
+    host_.emplace_back(static_cast<char*>(::operator new[](bytes + 1, std::align_val_t{64})));
+    return host_.back().get();
+  }
+  char* allocate_host(std::size_t bytes) {
+    host_.emplace_back(static_cast<char*>(::operator new[](bytes + 1, std::align_val_t{64})));
+    return host_.back().get();
+  }
+
+ private:
+  std::vector<std::unique_ptr<DeviceAllocation>> device_;
+  std::vector<std::unique_ptr<char, HostDelete>> host_;
+};
+
+// A dense array of `shape` in scratch memory, its dimensions ordered like `like`'s.
+ArrayView dense_view(Scratch& scratch, const Exec& ex, DType dtype, int ndim,
+                     const std::int64_t* shape, const ArrayView* like);
+// dst = src with dtype conversion, on the backend.
+void run_cast(const Exec& ex, const ArrayView& dst, const ArrayView& src, const char* fname);
+// A host array's bytes copied to the device (strides kept), in scratch memory.
+ArrayView upload(Scratch& scratch, const Exec& ex, const ArrayView& host);
+// Whether an array's elements fill its byte span (any order of dimensions).
+bool is_dense(const ArrayView& v);
+// Chooses the backend for operands (nullptr entries skipped; the last is the output, whose
+// host-ness counts even when 0-d): device arrays keep their GPU (all on one, no host arrays
+// among them), host data goes to the GPU when one is there and the request allows.
+Exec place(const char* fname, const Operand* const* operands, int count,
+           const DeviceRequest& req);
+
+}  // namespace numcu::python
