@@ -295,6 +295,7 @@ def print_header() -> bool:
         for name in device_names(count):
             print(f"  device {name}")
     else:
+        print(f"  why: {numcu.cuda.unavailable_reason()}")
         print("  (only the CPU backend is checked and timed)")
     return has_cuda
 

@@ -126,7 +126,7 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
       const std::string s = device.cast<std::string>();
       if (s == "cpu") {
         r.kind = DeviceRequest::Kind::cpu;
-      } else if (s == "cuda" || s == "gpu") {
+      } else if (s == "cuda") {
         r.kind = DeviceRequest::Kind::cuda;
       } else if (s.rfind("cuda:", 0) == 0 && s.size() > 5 &&
                  s.find_first_not_of("0123456789", 5) == std::string::npos) {

@@ -167,7 +167,6 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   const char order = ts[0];
   const int size = std::atoi(ts.c_str() + 2);
   char kind = ts[1];
-  if (kind == 'b' && size == 1) kind = 'b';
   DType dtype;
   if (!dtype_from_kind(kind, size, &dtype) ||
       (order == '>' && size > 1) || (order != '<' && order != '>' && order != '|' && order != '=')) {
@@ -312,15 +311,20 @@ Operand intake(py::handle obj, const char* fname, Role role) {
     return op;
   }
   if (role == Role::input && intake_python_scalar(obj, fname, op)) return op;
-  if (intake_buffer(obj, fname, role, op)) return op;
-
-  PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
-  if (cai) {
-    py::object holder = py::reinterpret_steal<py::object>(cai);
-    intake_cai(obj, holder, fname, role, op);
-    return op;
+  // NumPy arrays go straight to the buffer protocol; anything else is asked for
+  // __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
+  static PyTypeObject* numpy_ndarray = reinterpret_cast<PyTypeObject*>(
+      py::object(py::module_::import("numpy").attr("ndarray")).release().ptr());
+  if (Py_TYPE(obj.ptr()) != numpy_ndarray) {
+    PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
+    if (cai) {
+      py::object holder = py::reinterpret_steal<py::object>(cai);
+      intake_cai(obj, holder, fname, role, op);
+      return op;
+    }
+    PyErr_Clear();
   }
-  PyErr_Clear();
+  if (intake_buffer(obj, fname, role, op)) return op;
 
   if (role == Role::output) {
     throw_type_error(std::string(fname) + ": out must be an array (NumPy, numcu or any object "
