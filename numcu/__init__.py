@@ -23,6 +23,13 @@ dtypes = _core.dtypes
 
 from . import cuda  # noqa: E402
 
+import os as _os  # noqa: E402
+
+#: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
+include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
+#: Prefix for CMake's ``find_package(numcu)`` (target ``numcu::headers``).
+cmake_prefix = _os.path.join(_os.path.dirname(_core.__file__), "share", "cmake")
+
 
 def asnumpy(a):
     """A NumPy array for `a`: a copy from the GPU for a numcu.ndarray, else numpy.asarray(a)."""
@@ -38,10 +45,12 @@ __all__ = [
     "asarray",
     "asnumpy",
     "build_info",
+    "cmake_prefix",
     "cuda",
     "div",
     "divide",
     "dtypes",
+    "include_path",
     "mul",
     "multiply",
     "ndarray",
