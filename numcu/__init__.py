@@ -5,6 +5,8 @@ PyTorch, Numba) go in; every NumPy numeric dtype, broadcasting and any strides a
 Host data runs on the GPU when there is one, else on the CPU backend.
 """
 
+import os as _os
+
 from ._load import load_core
 
 _core = load_core()
@@ -22,8 +24,6 @@ build_info = _core.build_info
 dtypes = _core.dtypes
 
 from . import cuda  # noqa: E402
-
-import os as _os  # noqa: E402
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
 include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
