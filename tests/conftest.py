@@ -229,7 +229,8 @@ def call_on(backend, fn, *operands, **kwargs):
     if backend == "numcu":
         result = fn(*args, **kwargs)
         assert isinstance(result, numcu.ndarray), f"device operands gave {type(result)!r}"
-        return result.get()
+        # A 0-d device result stays a 0-d array (as in CuPy); compare it as NumPy's scalar.
+        return result.get()[()] if result.ndim == 0 else result.get()
     result = fn(*args, device=backend, **kwargs)
     # NumPy's own types: an ndarray, or a NumPy scalar for a 0-d result.
     assert type(result) is np.ndarray or isinstance(result, np.generic), (
