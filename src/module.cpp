@@ -6,6 +6,7 @@
 #include <string>
 
 #include "elementwise_call.hpp"
+#include "fastcall.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
@@ -21,7 +22,9 @@ PyObject* g_cuda_error = nullptr;
 PyObject* g_out_of_memory = nullptr;
 PyObject* g_cuda_unavailable = nullptr;
 
-void translate(const Error& e) {
+}  // namespace
+
+void numcu::python::set_python_error(const Error& e) {
   switch (e.kind()) {
     case ErrorKind::type_error:
       PyErr_SetString(PyExc_TypeError, e.what());
@@ -51,9 +54,13 @@ void translate(const Error& e) {
   }
 }
 
+namespace {
+
 constexpr float kFloat32Max = 3.4028234663852886e38f;
 
-const char* kBinaryDoc = R"doc(
+const char* kBinaryDoc = R"doc({fn}(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None)
+--
+
 Elementwise {name} with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
 scalars are weak), any strides.
 
@@ -77,8 +84,9 @@ Returns
 numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
 )doc";
 
-std::string binary_doc(const char* name) {
+std::string binary_doc(const char* fn, const char* name) {
   std::string doc = kBinaryDoc;
+  doc.replace(doc.find("{fn}"), 4, fn);
   const std::string key = "{name}";
   doc.replace(doc.find(key), key.size(), name);
   std::string::size_type p;
@@ -87,27 +95,61 @@ std::string binary_doc(const char* name) {
   return doc;
 }
 
-py::handle pick_out(py::handle out, py::handle output, const char* fname) {
-  if (!out.is_none() && !output.is_none()) {
+py::handle pick_out(PyObject* out, PyObject* output, const char* fname) {
+  if (out != nullptr && out != Py_None && output != nullptr && output != Py_None) {
     throw py::type_error(std::string(fname) + ": give out= or output=, not both");
   }
-  return out.is_none() ? output : out;
+  return out != nullptr && out != Py_None ? out : (output != nullptr ? output : Py_None);
+}
+
+py::handle or_none(PyObject* p) { return p != nullptr ? p : Py_None; }
+
+template <BinaryOp Op>
+PyObject* binary_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const char* const names[] = {"x1", "x2", "out", "dev_id", "sync", "output", "device"};
+    static const ArgSpec spec{binary_fname(Op), names, 7, 2, 5, 2};
+    PyObject* v[7];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req = parse_device(or_none(v[6]), or_none(v[3]), or_none(v[4]), spec.fname);
+    return binary_call(Op, v[0], v[1], pick_out(v[2], v[5], spec.fname), req, OpParams{});
+  });
 }
 
 template <BinaryOp Op>
 void def_binary(py::module_& m, const char* name, const char* what) {
-  m.def(
-      name,
-      [](py::handle x1, py::handle x2, py::handle out, py::handle dev_id, py::handle sync,
-         py::handle output, py::handle device) {
-        const char* fname = binary_fname(Op);
-        const DeviceRequest req = parse_device(device, dev_id, sync, fname);
-        return binary_call(Op, x1, x2, pick_out(out, output, fname), req, OpParams{});
-      },
-      py::arg("x1"), py::arg("x2"), py::pos_only(), py::arg("out") = py::none(),
-      py::arg("dev_id") = py::none(), py::arg("sync") = py::none(), py::kw_only(),
-      py::arg("output") = py::none(), py::arg("device") = py::none(), binary_doc(what).c_str());
+  // The docstring lives as long as the module's function object: for good.
+  def_fastcall(m, name, &binary_entry<Op>, (new std::string(binary_doc(name, what)))->c_str());
 }
+
+PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const char* const names[] = {"numerator", "divisor", "default", "output", "dev_id",
+                                        "sync",      "out",     "device"};
+    static const ArgSpec spec{"numcu.div", names, 8, 2, 6, 2};
+    PyObject* v[8];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req = parse_device(or_none(v[7]), or_none(v[4]), or_none(v[5]), spec.fname);
+    OpParams params;
+    params.real = kFloat32Max;
+    if (v[2] != nullptr && PyComplex_Check(v[2])) {
+      params.real = PyComplex_RealAsDouble(v[2]);
+      params.imag = PyComplex_ImagAsDouble(v[2]);
+    } else if (v[2] != nullptr) {
+      params.real = py::float_(py::reinterpret_borrow<py::object>(v[2])).cast<double>();
+    }
+    return binary_call(BinaryOp::div_default, v[0], v[1], pick_out(v[6], v[3], spec.fname), req,
+                       params);
+  });
+}
+
+const char* kDivDoc = R"doc(div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, sync=None, *, out=None, device=None)
+--
+
+AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`
+(float32's largest value unless given) where it is zero. Result dtype as numcu.divide
+(float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.
+)doc";
 
 py::dict build_info() {
   py::dict d;
@@ -186,7 +228,7 @@ PYBIND11_MODULE(_core, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      translate(e);
+      set_python_error(e);
     }
   });
   bind_cuda(m);
@@ -198,31 +240,7 @@ PYBIND11_MODULE(_core, m) {
   def_binary<BinaryOp::divide>(m, "divide", "true division");
   def_binary<BinaryOp::multiply>(m, "mul", "multiplication (AMYPAD NumCu's name)");
 
-  m.def(
-      "div",
-      [](py::handle numerator, py::handle divisor, py::handle dflt, py::handle output,
-         py::handle dev_id, py::handle sync, py::handle out, py::handle device) {
-        const char* fname = "numcu.div";
-        const DeviceRequest req = parse_device(device, dev_id, sync, fname);
-        OpParams params;
-        if (PyComplex_Check(dflt.ptr())) {
-          params.real = PyComplex_RealAsDouble(dflt.ptr());
-          params.imag = PyComplex_ImagAsDouble(dflt.ptr());
-        } else {
-          params.real = py::float_(py::reinterpret_borrow<py::object>(dflt)).cast<double>();
-        }
-        return binary_call(BinaryOp::div_default, numerator, divisor,
-                           pick_out(out, output, fname), req, params);
-      },
-      py::arg("numerator"), py::arg("divisor"), py::pos_only(),
-      py::arg("default") = kFloat32Max, py::arg("output") = py::none(),
-      py::arg("dev_id") = py::none(), py::arg("sync") = py::none(), py::kw_only(),
-      py::arg("out") = py::none(), py::arg("device") = py::none(),
-      R"doc(
-AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`
-(float32's largest value unless given) where it is zero. Result dtype as numcu.divide
-(float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.
-)doc");
+  def_fastcall(m, "div", &div_entry, kDivDoc);
 
   m.def("asarray", &asarray, py::arg("obj"), py::arg("dtype") = py::none(), R"doc(
 A numcu.ndarray on the GPU for `obj`: host data is copied to the current device; device
