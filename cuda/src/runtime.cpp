@@ -51,7 +51,7 @@ std::vector<std::string> compiled_architectures() {
   std::vector<std::string> out;
   std::stringstream list(NUMCU_CUDA_ARCHITECTURES);
   std::string item;
-  while (std::getline(list, item, ';')) {
+  while (std::getline(list, item, ',')) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
