@@ -20,6 +20,7 @@ mul = _core.mul
 div = _core.div
 ndarray = _core.ndarray
 asarray = _core.asarray
+from_dlpack = _core.from_dlpack
 build_info = _core.build_info
 dtypes = _core.dtypes
 
@@ -50,6 +51,7 @@ __all__ = [
     "div",
     "divide",
     "dtypes",
+    "from_dlpack",
     "include_path",
     "mul",
     "multiply",

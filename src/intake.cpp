@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "dlpack.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
@@ -323,6 +324,7 @@ Operand intake(py::handle obj, const char* fname, Role role) {
       return op;
     }
     PyErr_Clear();
+    if (intake_dlpack(obj, fname, role, op)) return op;
   }
   if (intake_buffer(obj, fname, role, op)) return op;
 

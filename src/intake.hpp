@@ -36,8 +36,9 @@ struct Operand {
 
 enum class Role { input, output };
 
-// Turns `obj` into an Operand: numcu.ndarray, then Python scalars, then the buffer protocol,
-// then __cuda_array_interface__, then anything numpy.asarray takes. `fname` names the calling
+// Turns `obj` into an Operand: numcu.ndarray, then Python scalars, then (NumPy arrays aside)
+// __cuda_array_interface__ and __dlpack__, then the buffer protocol, then anything
+// numpy.asarray takes. `fname` names the calling
 // function in error messages ("numcu.add"). An output must be an array and writable.
 Operand intake(py::handle obj, const char* fname, Role role = Role::input);
 

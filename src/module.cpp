@@ -248,6 +248,19 @@ arrays (numcu.ndarray, any ``__cuda_array_interface__`` object) are taken withou
 unless `dtype` asks for a conversion.
 )doc");
 
+  m.def(
+      "from_dlpack",
+      [](py::handle x) {
+        if (!py::hasattr(x, "__dlpack__")) {
+          throw py::type_error("numcu.from_dlpack: the object has no __dlpack__ method");
+        }
+        return asarray(x, py::none());
+      },
+      py::arg("x"), R"doc(
+A numcu.ndarray sharing `x`'s memory through DLPack (JAX, PyTorch, CuPy arrays on the GPU);
+host data (a CPU tensor, a NumPy array) is copied to the current device.
+)doc");
+
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");
   py::list names;

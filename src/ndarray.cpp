@@ -8,6 +8,7 @@
 #include <numeric>
 #include <string>
 
+#include "dlpack.hpp"
 #include "elementwise_call.hpp"
 #include "intake.hpp"
 #include "numcu/errors.hpp"
@@ -206,6 +207,13 @@ host data (copying) or from another library's device array (zero-copy). It expor
                  "numcu.ndarray is on the GPU: NumPy cannot convert it implicitly; call .get() "
                  "(or numcu.asnumpy) for a NumPy copy");
            })
+      .def("__dlpack__", &export_dlpack, py::kw_only(), py::arg("stream") = py::none(),
+           py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(),
+           py::arg("copy") = py::none(),
+           "Export as a DLPack capsule (versioned when max_version >= (1, 0)), ordered before "
+           "the consumer's `stream`.")
+      .def("__dlpack_device__",
+           [](const NdArray& a) { return py::make_tuple(static_cast<int>(dl::kCUDA), a.view().device); })
       .def("__add__", &forward<BinaryOp::add>)
       .def("__radd__", &reflected<BinaryOp::add>)
       .def("__iadd__", &inplace<BinaryOp::add>)

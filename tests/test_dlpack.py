@@ -1,0 +1,204 @@
+"""DLPack, both ways.
+
+- Any object with ``__dlpack__``/``__dlpack_device__`` is an operand: host producers (NumPy's
+  own DLPack export) run like NumPy arrays, GPU producers (PyTorch, CuPy, JAX) without a copy.
+- Legacy ("dltensor") and versioned ("dltensor_versioned") capsules are both taken; a read-only
+  versioned tensor cannot be `out`.
+- ``numcu.ndarray.__dlpack__`` exports the same memory to PyTorch, CuPy and JAX, honouring
+  ``max_version``, ``copy`` and ``dl_device``; ``numcu.from_dlpack`` imports.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from conftest import assert_matches, import_or_skip, random_array
+
+import numcu
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
+
+class DLPackOnly:
+    """Exposes only NumPy's DLPack methods: neither the buffer protocol nor NumPy's type.
+
+    With `legacy`, the capsule is the pre-1.0 "dltensor" whatever the consumer asks for.
+    """
+
+    def __init__(self, array, legacy=False):
+        self._array = array
+        self._legacy = legacy
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if self._legacy:
+            return self._array.__dlpack__()
+        return self._array.__dlpack__(max_version=max_version)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+class NotACapsule:
+    def __dlpack__(self, **kwargs):
+        return 42
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["versioned", "legacy"])
+@pytest.mark.parametrize("dtype", ["int16", "uint64", "float32", "complex128", "bool"])
+def test_host_dlpack_producers_are_host_operands(dtype, legacy, host_backend, rng):
+    x = random_array(rng, (5, 7), dtype)
+    y = random_array(rng, (7,), dtype)
+
+    result = numcu.multiply(
+        DLPackOnly(x[:, ::-1], legacy), DLPackOnly(y, legacy), device=host_backend
+    )
+
+    assert_matches(result, np.multiply(x[:, ::-1], y))
+
+
+def test_read_only_dlpack_tensor_cannot_be_out(rng):
+    x = random_array(rng, (4,), np.float64)
+    frozen = x.copy()
+    frozen.flags.writeable = False
+
+    with pytest.raises(ValueError, match="numcu.add: out is read-only"):
+        numcu.add(x, x, out=DLPackOnly(frozen), device="cpu")
+
+
+def test_dlpack_that_returns_no_capsule():
+    with pytest.raises(ValueError, match="numcu.add: __dlpack__ did not return"):
+        numcu.add(NotACapsule(), 1.0, device="cpu")
+
+
+def test_from_dlpack_needs_dlpack():
+    with pytest.raises(TypeError, match="numcu.from_dlpack: the object has no __dlpack__"):
+        numcu.from_dlpack([1, 2, 3])
+
+
+GPU_PRODUCERS = ["torch", "cupy", "jax"]
+
+
+def make_gpu(library, a):
+    """`a` on the GPU as `library`'s array, or skip."""
+    if library == "torch":
+        torch = import_or_skip("torch")
+        if not torch.cuda.is_available():
+            pytest.skip("torch sees no GPU")
+        return torch.from_numpy(np.ascontiguousarray(a)).cuda()
+    if library == "cupy":
+        return import_or_skip("cupy").asarray(a)
+    jax = import_or_skip("jax")
+    try:
+        device = jax.devices("gpu")[0]
+    except RuntimeError:
+        pytest.skip("jax has no GPU backend")
+    return jax.device_put(a, device)
+
+
+def pointer_of(library, x):
+    if library == "torch":
+        return x.data_ptr()
+    if library == "cupy":
+        return x.data.ptr
+    return x.unsafe_buffer_pointer()
+
+
+def to_numpy(library, x):
+    if library == "torch":
+        return x.cpu().numpy()
+    if library == "cupy":
+        return x.get()
+    return np.asarray(x)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("library", GPU_PRODUCERS)
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64"])
+def test_from_dlpack_is_zero_copy(library, dtype, rng):
+    a = random_array(rng, (33, 5), dtype)
+    x = make_gpu(library, a)
+
+    d = numcu.from_dlpack(x)
+
+    assert isinstance(d, numcu.ndarray)
+    assert d.__cuda_array_interface__["data"][0] == pointer_of(library, x)
+    assert_matches(d.get(), a)
+    assert_matches(numcu.add(d, d).get(), a + a)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("library", GPU_PRODUCERS)
+def test_gpu_dlpack_producer_as_operand(library, rng):
+    a = random_array(rng, (64,), np.float32)
+    b = random_array(rng, (64,), np.float32)
+    x = make_gpu(library, a)
+
+    class OnlyDLPack:
+        def __dlpack__(self, **kwargs):
+            return x.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return x.__dlpack_device__()
+
+    result = numcu.subtract(OnlyDLPack(), numcu.asarray(b))
+
+    assert_matches(result.get(), a - b)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("library", GPU_PRODUCERS)
+@pytest.mark.parametrize("dtype", ["uint8", "int64", "float16", "float32", "complex128"])
+def test_export_to_library_is_zero_copy(library, dtype, rng):
+    a = random_array(rng, (6, 9), dtype)
+    d = numcu.asarray(a)
+    if library == "torch":
+        torch = import_or_skip("torch")
+        if dtype == "uint64":
+            pytest.skip("torch has no uint64 arithmetic")
+        x = torch.from_dlpack(d)
+    elif library == "cupy":
+        x = import_or_skip("cupy").from_dlpack(d)
+    else:
+        jax = import_or_skip("jax")
+        x = jax.dlpack.from_dlpack(d)
+
+    if library != "jax":  # JAX may copy into its own allocation
+        assert pointer_of(library, x) == d.__cuda_array_interface__["data"][0]
+    assert_matches(to_numpy(library, x), a)
+
+
+@pytest.mark.gpu
+def test_dlpack_export_protocol(rng):
+    a = random_array(rng, (3, 4), np.float32)
+    d = numcu.asarray(a)
+
+    assert d.__dlpack_device__() == (2, d.device.id)
+    assert "dltensor" in repr(d.__dlpack__())
+    assert "dltensor_versioned" in repr(d.__dlpack__(max_version=(1, 0)))
+    copied = numcu.from_dlpack(_Wrap(d, copy=True))
+    assert copied.__cuda_array_interface__["data"][0] != d.__cuda_array_interface__["data"][0]
+    assert_matches(copied.get(), a)
+    with pytest.raises(BufferError, match="numcu exports only to its own device"):
+        d.__dlpack__(dl_device=(1, 0))
+    with pytest.raises(ValueError, match="stream=0"):
+        d.__dlpack__(stream=0)
+
+
+class _Wrap:
+    """Forwards DLPack to a numcu array with fixed keyword arguments."""
+
+    def __init__(self, array, **fixed):
+        self._array = array
+        self._fixed = fixed
+
+    def __dlpack__(self, **kwargs):
+        kwargs.update(self._fixed)
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
