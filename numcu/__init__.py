@@ -21,6 +21,10 @@ div = _core.div
 ndarray = _core.ndarray
 asarray = _core.asarray
 from_dlpack = _core.from_dlpack
+empty = _core.empty
+zeros = _core.zeros
+ones = _core.ones
+full = _core.full
 build_info = _core.build_info
 dtypes = _core.dtypes
 
@@ -51,10 +55,14 @@ __all__ = [
     "div",
     "divide",
     "dtypes",
+    "empty",
     "from_dlpack",
+    "full",
     "include_path",
     "mul",
     "multiply",
     "ndarray",
+    "ones",
     "subtract",
+    "zeros",
 ]

@@ -166,15 +166,15 @@ py::object inplace(py::handle self, py::handle other) {
 }  // namespace
 
 void bind_ndarray(py::module_& m) {
-  py::class_<NdArray>(m, "ndarray", R"doc(
+  py::class_<NdArray> cls(m, "ndarray", R"doc(
 A CUDA device array.
 
 numcu returns one for every operation with device operands; ``numcu.asarray`` makes one from
 host data (copying) or from another library's device array (zero-copy). It exports
 ``__cuda_array_interface__`` (version 3), so CuPy, PyTorch and Numba take it without a copy.
 ``get()`` copies it to a NumPy array; NumPy never converts it implicitly.
-)doc")
-      .def_property_readonly("shape", &NdArray::shape)
+)doc");
+  cls.def_property_readonly("shape", &NdArray::shape)
       .def_property_readonly("strides", &NdArray::strides, "Strides in bytes.")
       .def_property_readonly("dtype", [](const NdArray& a) { return numpy_dtype(a.view().dtype); })
       .def_property_readonly("ndim", [](const NdArray& a) { return a.view().ndim; })
@@ -227,6 +227,7 @@ host data (copying) or from another library's device array (zero-copy). It expor
       .def("__rtruediv__", &reflected<BinaryOp::divide>)
       .def("__itruediv__", &inplace<BinaryOp::divide>)
       .attr("__array_ufunc__") = py::none();
+  bind_array_methods(m, cls);
 }
 
 }  // namespace numcu::python

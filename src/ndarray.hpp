@@ -40,6 +40,12 @@ class NdArray {
   static NdArray wrap(const ArrayView& view, py::object owner);
 
   const ArrayView& view() const { return view_; }
+  // Another view of the same memory (kept alive by both).
+  NdArray with_view(const ArrayView& view) const {
+    NdArray a = *this;
+    a.view_ = view;
+    return a;
+  }
 
   py::tuple shape() const;
   py::tuple strides() const;
@@ -66,5 +72,8 @@ py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
                        const std::int64_t* strides);
 
 void bind_ndarray(py::module_& m);
+// Views, shape changes, copies, fills and item assignment (array_methods.cpp), and the
+// creation functions numcu.empty/zeros/ones/full.
+void bind_array_methods(py::module_& m, py::class_<NdArray>& cls);
 
 }  // namespace numcu::python

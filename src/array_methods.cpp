@@ -1,0 +1,342 @@
+// numcu.ndarray's methods beyond arithmetic: basic indexing as views, reshape, transpose,
+// astype, copy, fill, item assignment, conversions of one-element arrays; and the creation
+// functions. Views share their memory and keep it alive.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "elementwise_call.hpp"
+#include "execution.hpp"
+#include "intake.hpp"
+#include "ndarray.hpp"
+#include "numcu/elementwise.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+
+namespace numcu::python {
+namespace {
+
+[[noreturn]] void index_error(const std::string& what) { throw py::index_error(what); }
+
+ArrayView index_view(const ArrayView& v, py::handle key) {
+  py::tuple items = PyTuple_Check(key.ptr()) ? py::reinterpret_borrow<py::tuple>(key)
+                                             : py::make_tuple(key);
+  int consuming = 0;
+  bool ellipsis = false;
+  for (py::handle item : items) {
+    if (item.ptr() == Py_Ellipsis) {
+      if (ellipsis) index_error("numcu.ndarray: an index can only have a single ellipsis ('...')");
+      ellipsis = true;
+    } else if (!item.is_none()) {
+      ++consuming;
+    }
+  }
+  if (consuming > v.ndim) {
+    index_error("numcu.ndarray: too many indices: the array is " + std::to_string(v.ndim) +
+                "-dimensional, but " + std::to_string(consuming) + " were indexed");
+  }
+  ArrayView r = v;
+  r.ndim = 0;
+  int d = 0;
+  auto keep = [&](std::int64_t extent, std::int64_t stride) {
+    if (r.ndim == kMaxDims) index_error("numcu.ndarray: too many dimensions");
+    r.shape[r.ndim] = extent;
+    r.strides[r.ndim] = stride;
+    ++r.ndim;
+  };
+  for (py::handle item : items) {
+    PyObject* o = item.ptr();
+    if (o == Py_Ellipsis) {
+      const int take = v.ndim - consuming;
+      for (int k = 0; k < take; ++k, ++d) keep(v.shape[d], v.strides[d]);
+    } else if (o == Py_None) {
+      keep(1, 0);
+    } else if (PySlice_Check(o)) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw py::error_already_set();
+      const Py_ssize_t n = PySlice_AdjustIndices(static_cast<Py_ssize_t>(v.shape[d]), &start,
+                                                 &stop, step);
+      if (n > 0) r.data += start * v.strides[d];
+      keep(n, v.strides[d] * step);
+      ++d;
+    } else if (PyIndex_Check(o) && !PyBool_Check(o)) {
+      py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(o));
+      if (!index) throw py::error_already_set();
+      std::int64_t i = index.cast<std::int64_t>();
+      if (i < 0) i += v.shape[d];
+      if (i < 0 || i >= v.shape[d]) {
+        index_error("numcu.ndarray: index " + py::str(item).cast<std::string>() +
+                    " is out of bounds for axis " + std::to_string(d) + " with size " +
+                    std::to_string(v.shape[d]));
+      }
+      r.data += i * v.strides[d];
+      ++d;
+    } else {
+      index_error(
+          "numcu.ndarray: only integers, slices (':'), ellipsis ('...') and None are valid "
+          "indices (advanced indexing with arrays is not supported), not " +
+          std::string(Py_TYPE(o)->tp_name));
+    }
+  }
+  for (; d < v.ndim; ++d) keep(v.shape[d], v.strides[d]);
+  return r;
+}
+
+// dst[...] = scalar, on dst's device.
+void fill_view(const ArrayView& dst, py::handle value, const char* fname) {
+  Operand x = intake(value, fname);
+  if (x.kind == Operand::Kind::device || x.view.ndim != 0) {
+    throw_value_error(std::string(fname) + ": the fill value must be a scalar");
+  }
+  alignas(16) unsigned char converted[16] = {};
+  ArrayView scalar;
+  scalar.dtype = dst.dtype;
+  scalar.data = reinterpret_cast<char*>(converted);
+  run_cast(Exec{}, scalar, x.view, fname);
+  const ArrayView* views[2] = {&dst, &scalar};
+  const bool is_scalar[2] = {false, true};
+  const void* values[2] = {nullptr, converted};
+  const ElementwisePlan<2> plan = make_plan<2>(views, is_scalar, values, fname);
+  cuda::activate(dst.device);
+  cast_cuda(dst.dtype, dst.dtype, plan, nullptr);
+}
+
+// dst[...] = src, broadcasting src, converting its dtype; host sources are uploaded.
+void assign_view(const ArrayView& dst, py::handle value, const char* fname) {
+  if (dst.readonly) throw_value_error(std::string(fname) + ": the array is read-only");
+  Operand x = intake(value, fname);
+  if (x.kind != Operand::Kind::device && x.view.ndim == 0) {
+    fill_view(dst, value, fname);
+    return;
+  }
+  for (int k = 1; k <= x.view.ndim; ++k) {
+    const int dd = dst.ndim - k, sd = x.view.ndim - k;
+    if (dd < 0 || (x.view.shape[sd] != 1 && x.view.shape[sd] != dst.shape[dd])) {
+      throw_value_error(std::string(fname) + ": could not broadcast input array from shape " +
+                        shape_str(x.view.shape, x.view.ndim) + " into shape " +
+                        shape_str(dst.shape, dst.ndim));
+    }
+  }
+  Exec ex;
+  ex.gpu = true;
+  ex.device = dst.device;
+  cuda::activate(dst.device);
+  Scratch scratch;
+  ArrayView src = x.view;
+  if (x.kind == Operand::Kind::host) {
+    src = upload(scratch, ex, src);
+  } else if (src.device != dst.device) {
+    throw_value_error(std::string(fname) + ": operands are on different devices: " +
+                      device_str(src.device) + " and " + device_str(dst.device));
+  }
+  if (x.has_producer_stream) cuda::stream_wait(nullptr, x.producer_stream);
+  run_cast(ex, dst, src, fname);
+}
+
+std::vector<std::int64_t> shape_from(py::handle shape, const char* fname) {
+  std::vector<std::int64_t> out;
+  if (PyIndex_Check(shape.ptr())) {
+    out.push_back(shape.cast<std::int64_t>());
+  } else {
+    for (py::handle item : shape) out.push_back(item.cast<std::int64_t>());
+  }
+  if (out.size() > static_cast<std::size_t>(kMaxDims)) {
+    throw_value_error(std::string(fname) + ": at most " + std::to_string(kMaxDims) +
+                      " dimensions");
+  }
+  return out;
+}
+
+NdArray reshape(const NdArray& a, py::handle shape_obj) {
+  const char* fname = "numcu.ndarray.reshape";
+  std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
+  const ArrayView& v = a.view();
+  std::int64_t known = 1;
+  int unknown = -1;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == -1) {
+      if (unknown >= 0) throw_value_error(std::string(fname) + ": can only specify one unknown dimension");
+      unknown = static_cast<int>(k);
+    } else if (shape[k] < 0) {
+      throw_value_error(std::string(fname) + ": negative dimensions are not allowed");
+    } else {
+      known *= shape[k];
+    }
+  }
+  if (unknown >= 0) shape[unknown] = known == 0 ? 0 : v.size() / known;
+  std::int64_t total = 1;
+  for (auto e : shape) total *= e;
+  if (total != v.size()) {
+    throw_value_error(std::string(fname) + ": cannot reshape array of size " +
+                      std::to_string(v.size()) + " into shape " +
+                      shape_str(shape.data(), static_cast<int>(shape.size())));
+  }
+  NdArray src = a;
+  if (!v.is_c_contiguous()) {
+    cuda::activate(v.device);
+    src = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, nullptr);
+    copy_into(src.view(), v, nullptr, fname);
+  }
+  ArrayView r = src.view();
+  r.ndim = static_cast<int>(shape.size());
+  std::copy(shape.begin(), shape.end(), r.shape);
+  dense_strides(r.dtype, r.ndim, r.shape, nullptr, r.strides);
+  return src.with_view(r);
+}
+
+NdArray transpose(const NdArray& a, py::args axes_in) {
+  const ArrayView& v = a.view();
+  std::vector<int> axes;
+  py::handle spec = axes_in.size() == 1 ? axes_in[0] : py::handle(axes_in);
+  if (axes_in.size() == 0 || spec.is_none()) {
+    for (int d = v.ndim - 1; d >= 0; --d) axes.push_back(d);
+  } else {
+    for (py::handle item : spec) {
+      int ax = item.cast<int>();
+      if (ax < 0) ax += v.ndim;
+      axes.push_back(ax);
+    }
+  }
+  std::vector<bool> seen(v.ndim, false);
+  bool ok = static_cast<int>(axes.size()) == v.ndim;
+  for (int ax : axes) {
+    ok = ok && ax >= 0 && ax < v.ndim && !seen[ax];
+    if (ok) seen[ax] = true;
+  }
+  if (!ok) throw_value_error("numcu.ndarray.transpose: axes don't match array");
+  ArrayView r = v;
+  for (int k = 0; k < v.ndim; ++k) {
+    r.shape[k] = v.shape[axes[k]];
+    r.strides[k] = v.strides[axes[k]];
+  }
+  return a.with_view(r);
+}
+
+NdArray copy_of(const NdArray& a, DType dtype, const char* fname) {
+  const ArrayView& v = a.view();
+  cuda::activate(v.device);
+  NdArray out = NdArray::empty(dtype, v.ndim, v.shape, v.device, nullptr);
+  copy_into(out.view(), v, nullptr, fname);
+  return out;
+}
+
+py::object item(const NdArray& a, const char* what) {
+  if (a.view().size() != 1) {
+    throw py::type_error(std::string("only one-element numcu arrays can be converted to ") +
+                         what + " (this one has " + std::to_string(a.view().size()) +
+                         " elements)");
+  }
+  return a.get().attr("item")();
+}
+
+NdArray full(py::handle shape_obj, py::handle value, py::handle dtype_obj, const char* fname) {
+  std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
+  for (auto e : shape) {
+    if (e < 0) throw_value_error(std::string(fname) + ": negative dimensions are not allowed");
+  }
+  DType dtype = DType::float64;
+  if (!dtype_obj.is_none()) {
+    dtype = dtype_from_python(dtype_obj, fname);
+  } else if (!value.is_none()) {
+    dtype = intake(value, fname).view.dtype;  // NumPy: full's dtype follows the value
+  }
+  if (!cuda::is_available()) {
+    throw Error(ErrorKind::cuda_unavailable, std::string(fname) +
+                                                 ": no CUDA device is available (" +
+                                                 cuda::unavailable_reason() + ")");
+  }
+  const int device = cuda::current_device();
+  cuda::activate(device);
+  NdArray a = NdArray::empty(dtype, static_cast<int>(shape.size()), shape.data(), device, nullptr);
+  if (!value.is_none()) fill_view(a.view(), value, fname);
+  return a;
+}
+
+}  // namespace
+
+void bind_array_methods(py::module_& m, py::class_<NdArray>& cls) {
+  cls.def("__getitem__",
+          [](const NdArray& a, py::handle key) { return a.with_view(index_view(a.view(), key)); })
+      .def("__setitem__",
+           [](const NdArray& a, py::handle key, py::handle value) {
+             assign_view(index_view(a.view(), key), value, "numcu.ndarray.__setitem__");
+           })
+      .def(
+          "reshape",
+          [](const NdArray& a, py::args shape) {
+            return reshape(a, shape.size() == 1 ? shape[0] : py::handle(shape));
+          },
+          "A view with a new shape (a copy first when the array is not C-contiguous).")
+      .def("transpose", &transpose, "A view with the axes permuted (reversed by default).")
+      .def_property_readonly("T", [](const NdArray& a) { return transpose(a, py::args()); })
+      .def(
+          "ravel", [](const NdArray& a) { return reshape(a, py::int_(-1)); },
+          "A 1-D view (a copy when the array is not C-contiguous).")
+      .def(
+          "astype",
+          [](const NdArray& a, py::handle dtype, bool copy) {
+            const DType d = dtype_from_python(dtype, "numcu.ndarray.astype");
+            if (!copy && d == a.view().dtype) return a;
+            return copy_of(a, d, "numcu.ndarray.astype");
+          },
+          py::arg("dtype"), py::arg("copy") = true,
+          "A copy converted to `dtype` (NumPy's unsafe casting: complex to real keeps the "
+          "real part).")
+      .def(
+          "copy", [](const NdArray& a) { return copy_of(a, a.view().dtype, "numcu.ndarray.copy"); },
+          "A C-contiguous copy on the same device.")
+      .def(
+          "fill",
+          [](const NdArray& a, py::handle value) {
+            if (a.view().readonly) throw_value_error("numcu.ndarray.fill: the array is read-only");
+            fill_view(a.view(), value, "numcu.ndarray.fill");
+          },
+          py::arg("value"), "Set every element to `value` (converted to the array's dtype).")
+      .def("__bool__", [](const NdArray& a) { return item(a, "bool").attr("__bool__")(); })
+      .def("__int__", [](const NdArray& a) { return py::int_(item(a, "int")); })
+      .def("__float__", [](const NdArray& a) { return py::float_(item(a, "float")); })
+      .def("__complex__",
+           [](const NdArray& a) {
+             return py::module_::import("builtins").attr("complex")(item(a, "complex"));
+           })
+      .def_property_readonly(
+          "flags",
+          [](const NdArray& a) {
+            const ArrayView& v = a.view();
+            ArrayView rev = v;
+            std::reverse(rev.shape, rev.shape + v.ndim);
+            std::reverse(rev.strides, rev.strides + v.ndim);
+            py::dict f;
+            f["C_CONTIGUOUS"] = v.is_c_contiguous();
+            f["F_CONTIGUOUS"] = rev.is_c_contiguous();
+            f["WRITEABLE"] = !v.readonly;
+            return f;
+          },
+          "C_CONTIGUOUS, F_CONTIGUOUS and WRITEABLE, as a dict.");
+
+  m.def(
+      "empty",
+      [](py::handle shape, py::handle dtype) { return full(shape, py::none(), dtype, "numcu.empty"); },
+      py::arg("shape"), py::arg("dtype") = py::none(),
+      "A new device array of `shape` (float64 unless `dtype`), uninitialised.");
+  m.def(
+      "zeros",
+      [](py::handle shape, py::handle dtype) { return full(shape, py::int_(0), dtype.is_none() ? py::handle(numpy_dtype(DType::float64)) : dtype, "numcu.zeros"); },
+      py::arg("shape"), py::arg("dtype") = py::none(), "A new device array of zeros.");
+  m.def(
+      "ones",
+      [](py::handle shape, py::handle dtype) { return full(shape, py::int_(1), dtype.is_none() ? py::handle(numpy_dtype(DType::float64)) : dtype, "numcu.ones"); },
+      py::arg("shape"), py::arg("dtype") = py::none(), "A new device array of ones.");
+  m.def(
+      "full",
+      [](py::handle shape, py::handle value, py::handle dtype) {
+        return full(shape, value, dtype, "numcu.full");
+      },
+      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
+      "A new device array filled with `fill_value` (dtype from the value unless given).");
+}
+
+}  // namespace numcu::python
