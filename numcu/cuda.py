@@ -9,6 +9,11 @@ device_count = _cuda.device_count
 synchronize = _cuda.synchronize
 unavailable_reason = _cuda.unavailable_reason
 Device = _cuda.Device
+Stream = _cuda.Stream
+Event = _cuda.Event
+current_stream = _cuda.current_stream
+memory_info = _cuda.memory_info
+release_memory = _cuda.release_memory
 CUDAError = _cuda.CUDAError
 OutOfMemoryError = _cuda.OutOfMemoryError
 CUDAUnavailableError = _cuda.CUDAUnavailableError
@@ -17,9 +22,14 @@ __all__ = [
     "CUDAError",
     "CUDAUnavailableError",
     "Device",
+    "Event",
     "OutOfMemoryError",
+    "Stream",
+    "current_stream",
     "device_count",
     "is_available",
+    "memory_info",
+    "release_memory",
     "synchronize",
     "unavailable_reason",
 ]

@@ -101,7 +101,7 @@ void fill_view(const ArrayView& dst, py::handle value, const char* fname) {
   const void* values[2] = {nullptr, converted};
   const ElementwisePlan<2> plan = make_plan<2>(views, is_scalar, values, fname);
   cuda::activate(dst.device);
-  cast_cuda(dst.dtype, dst.dtype, plan, nullptr);
+  cast_cuda(dst.dtype, dst.dtype, plan, cuda::current_stream());
 }
 
 // dst[...] = src, broadcasting src, converting its dtype; host sources are uploaded.
@@ -123,6 +123,7 @@ void assign_view(const ArrayView& dst, py::handle value, const char* fname) {
   Exec ex;
   ex.gpu = true;
   ex.device = dst.device;
+  ex.stream = cuda::current_stream();
   cuda::activate(dst.device);
   Scratch scratch;
   ArrayView src = x.view;
@@ -132,7 +133,8 @@ void assign_view(const ArrayView& dst, py::handle value, const char* fname) {
     throw_value_error(std::string(fname) + ": operands are on different devices: " +
                       device_str(src.device) + " and " + device_str(dst.device));
   }
-  if (x.has_producer_stream) cuda::stream_wait(nullptr, x.producer_stream);
+  if (x.has_producer_stream) cuda::stream_wait(ex.stream, x.producer_stream);
+  if (x.allocation) cuda::stream_wait(ex.stream, x.allocation->stream());
   run_cast(ex, dst, src, fname);
 }
 
@@ -177,8 +179,8 @@ NdArray reshape(const NdArray& a, py::handle shape_obj) {
   NdArray src = a;
   if (!v.is_c_contiguous()) {
     cuda::activate(v.device);
-    src = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, nullptr);
-    copy_into(src.view(), v, nullptr, fname);
+    src = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, a.last_stream());
+    copy_into(src.view(), v, a.last_stream(), fname);
   }
   ArrayView r = src.view();
   r.ndim = static_cast<int>(shape.size());
@@ -218,8 +220,8 @@ NdArray transpose(const NdArray& a, py::args axes_in) {
 NdArray copy_of(const NdArray& a, DType dtype, const char* fname) {
   const ArrayView& v = a.view();
   cuda::activate(v.device);
-  NdArray out = NdArray::empty(dtype, v.ndim, v.shape, v.device, nullptr);
-  copy_into(out.view(), v, nullptr, fname);
+  NdArray out = NdArray::empty(dtype, v.ndim, v.shape, v.device, a.last_stream());
+  copy_into(out.view(), v, a.last_stream(), fname);
   return out;
 }
 
@@ -250,7 +252,8 @@ NdArray full(py::handle shape_obj, py::handle value, py::handle dtype_obj, const
   }
   const int device = cuda::current_device();
   cuda::activate(device);
-  NdArray a = NdArray::empty(dtype, static_cast<int>(shape.size()), shape.data(), device, nullptr);
+  NdArray a = NdArray::empty(dtype, static_cast<int>(shape.size()), shape.data(), device,
+                             cuda::current_stream());
   if (!value.is_none()) fill_view(a.view(), value, fname);
   return a;
 }

@@ -84,8 +84,11 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
                       " is neither the CPU nor CUDA");
   }
   py::dict kwargs;
-  // The producer orders its work before numcu's stream, the legacy default stream (1).
-  if (on_gpu) kwargs["stream"] = 1;
+  // The producer orders its work before the stream numcu works on.
+  if (on_gpu) {
+    const Stream s = cuda::current_stream();
+    kwargs["stream"] = s == nullptr ? py::int_(1) : py::int_(reinterpret_cast<std::uintptr_t>(s));
+  }
   kwargs["max_version"] = py::make_tuple(1, 1);
   py::object capsule;
   try {
@@ -208,17 +211,18 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
       throw_value_error(std::string(fname) + ": stream=0 is ambiguous for CUDA; use 1 (legacy "
                                              "default), 2 (per-thread default) or a handle");
     }
-    if (s != -1 && s != 1) {
+    if (s != -1 && reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s == 1 ? 0 : s)) !=
+                       a.last_stream()) {
       cuda::activate(v.device);
-      cuda::stream_wait(reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s)), nullptr);
+      cuda::stream_wait(reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s)), a.last_stream());
     }
   }
   auto* ctx = new ExportContext();
   const bool copied = !copy.is_none() && PyObject_IsTrue(copy.ptr()) == 1;
   if (copied) {
     cuda::activate(v.device);
-    ctx->array = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, nullptr);
-    copy_into(ctx->array.view(), v, nullptr, fname);
+    ctx->array = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, a.last_stream());
+    copy_into(ctx->array.view(), v, a.last_stream(), fname);
   } else {
     ctx->array = a;
   }

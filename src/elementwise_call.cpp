@@ -107,9 +107,36 @@ const char* binary_fname(BinaryOp op) {
   return "numcu";
 }
 
+Stream stream_from_python(py::handle stream, const char* fname) {
+  py::object handle;
+  if (PyLong_Check(stream.ptr())) {
+    handle = py::reinterpret_borrow<py::object>(stream);
+  } else if (py::hasattr(stream, "__cuda_stream__")) {
+    py::object proto = stream.attr("__cuda_stream__");
+    py::object value = PyCallable_Check(proto.ptr()) ? proto() : proto;
+    handle = PyTuple_Check(value.ptr()) ? py::object(value[py::int_(1)]) : value;
+  } else if (py::hasattr(stream, "cuda_stream")) {
+    handle = stream.attr("cuda_stream");
+  } else if (py::hasattr(stream, "ptr")) {
+    handle = stream.attr("ptr");
+  } else {
+    throw_type_error(std::string(fname) + ": stream must be a CUDA stream (numcu.cuda.Stream, a "
+                                          "CuPy or PyTorch stream, or an int handle), not " +
+                     Py_TYPE(stream.ptr())->tp_name);
+  }
+  const unsigned long long h = handle.cast<unsigned long long>();
+  if (h == 0 || h == 1) return nullptr;  // the legacy default stream
+  if (h == 2) return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(0x2));  // per-thread
+  return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(h));
+}
+
 DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync,
-                           const char* fname) {
+                           const char* fname, py::handle stream) {
   DeviceRequest r;
+  if (!stream.is_none()) {
+    r.has_stream = true;
+    r.stream = stream_from_python(stream, fname);
+  }
   auto bad = [&](py::handle what) {
     throw_value_error(std::string(fname) +
                       ": device must be None, 'cpu', 'cuda', 'cuda:N' or a device index, not " +
@@ -224,6 +251,12 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
   const Operand* all[3] = {&in[0], &in[1], has_out ? &out : nullptr};
   const Exec ex = place(fname, all, 3, req);
   if (ex.gpu) cuda::activate(ex.device);
+  // Work on arrays last used on another stream waits for it; they are then this stream's.
+  for (const Operand* x : all) {
+    if (x != nullptr && x->allocation && x->allocation->stream() != ex.stream) {
+      cuda::stream_wait(ex.stream, x->allocation->stream());
+    }
+  }
 
   Scratch scratch;
   ArrayView views[3];
@@ -330,6 +363,9 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     }
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
+  for (const Operand* x : all) {
+    if (x != nullptr && x->allocation) x->allocation->set_stream(ex.stream);
+  }
   // Like NumPy, a 0-d host result comes back as a NumPy scalar.
   if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];
@@ -357,13 +393,14 @@ py::object asarray(py::handle obj, py::handle dtype_obj) {
     if (want == x.view.dtype) {
       if (py::isinstance<NdArray>(obj)) return py::reinterpret_borrow<py::object>(obj);
       cuda::activate(x.view.device);
-      if (x.has_producer_stream) cuda::stream_wait(nullptr, x.producer_stream);
+      if (x.has_producer_stream) cuda::stream_wait(cuda::current_stream(), x.producer_stream);
       return py::cast(NdArray::wrap(x.view, x.keepalive));
     }
     cuda::activate(x.view.device);
-    if (x.has_producer_stream) cuda::stream_wait(nullptr, x.producer_stream);
-    NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, x.view.device, nullptr, &x.view);
-    copy_into(a.view(), x.view, nullptr, fname);
+    const Stream stream = x.allocation ? x.allocation->stream() : cuda::current_stream();
+    if (x.has_producer_stream) cuda::stream_wait(stream, x.producer_stream);
+    NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, x.view.device, stream, &x.view);
+    copy_into(a.view(), x.view, stream, fname);
     return py::cast(std::move(a));
   }
   if (!cuda::is_available()) {
@@ -374,16 +411,17 @@ py::object asarray(py::handle obj, py::handle dtype_obj) {
   Exec ex;
   ex.gpu = true;
   ex.device = cuda::current_device();
+  ex.stream = cuda::current_stream();
   cuda::activate(ex.device);
-  NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, ex.device, nullptr);
+  NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, ex.device, ex.stream);
   const std::size_t bytes = static_cast<std::size_t>(x.view.size()) * itemsize(want);
   if (want == x.view.dtype && x.view.is_c_contiguous()) {
     py::gil_scoped_release release;
-    cuda::copy_async(a.view().data, x.view.data, bytes, nullptr);
+    cuda::copy_async(a.view().data, x.view.data, bytes, ex.stream);
   } else {
     Scratch scratch;
     const ArrayView staged = upload(scratch, ex, x.view);
-    copy_into(a.view(), staged, nullptr, fname);
+    copy_into(a.view(), staged, ex.stream, fname);
   }
   return py::cast(std::move(a));
 }

@@ -85,6 +85,7 @@ Exec place(const char* fname, const Operand* const* operands, int count,
     }
     ex.gpu = true;
     ex.device = device;
+    ex.stream = req.has_stream ? req.stream : cuda::current_stream();
     return ex;
   }
   bool gpu = false;
@@ -101,6 +102,7 @@ Exec place(const char* fname, const Operand* const* operands, int count,
   if (gpu) {
     ex.gpu = true;
     ex.device = req.device >= 0 ? req.device : cuda::current_device();
+    ex.stream = req.has_stream ? req.stream : cuda::current_stream();
   }
   return ex;
 }

@@ -305,6 +305,7 @@ Operand intake(py::handle obj, const char* fname, Role role) {
     const NdArray& a = obj.cast<const NdArray&>();
     op.view = a.view();
     op.kind = Operand::Kind::device;
+    op.allocation = a.allocation();
     if (role == Role::output && op.view.readonly) {
       throw_value_error(std::string(fname) + ": out is read-only");
     }

@@ -32,6 +32,8 @@ struct Operand {
   bool has_producer_stream = false;
   py::object keepalive;
   std::unique_ptr<Py_buffer, BufferRelease> buffer;
+  // numcu.ndarray operands: their allocation, whose last stream orders work across streams.
+  std::shared_ptr<class DeviceAllocation> allocation;
 };
 
 enum class Role { input, output };

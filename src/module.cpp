@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <string>
+#include <vector>
 
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
@@ -23,6 +24,10 @@ PyObject* g_out_of_memory = nullptr;
 PyObject* g_cuda_unavailable = nullptr;
 
 }  // namespace
+
+namespace numcu::python {
+void bind_streams(py::module_& c);
+}
 
 void numcu::python::set_python_error(const Error& e) {
   switch (e.kind()) {
@@ -58,7 +63,7 @@ namespace {
 
 constexpr float kFloat32Max = 3.4028234663852886e38f;
 
-const char* kBinaryDoc = R"doc({fn}(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None)
+const char* kBinaryDoc = R"doc({fn}(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None, stream=None)
 --
 
 Elementwise {name} with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
@@ -107,11 +112,13 @@ py::handle or_none(PyObject* p) { return p != nullptr ? p : Py_None; }
 template <BinaryOp Op>
 PyObject* binary_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
-    static const char* const names[] = {"x1", "x2", "out", "dev_id", "sync", "output", "device"};
-    static const ArgSpec spec{binary_fname(Op), names, 7, 2, 5, 2};
-    PyObject* v[7];
+    static const char* const names[] = {"x1",     "x2",     "out",   "dev_id",
+                                        "sync",   "output", "device", "stream"};
+    static const ArgSpec spec{binary_fname(Op), names, 8, 2, 5, 2};
+    PyObject* v[8];
     parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req = parse_device(or_none(v[6]), or_none(v[3]), or_none(v[4]), spec.fname);
+    const DeviceRequest req =
+        parse_device(or_none(v[6]), or_none(v[3]), or_none(v[4]), spec.fname, or_none(v[7]));
     return binary_call(Op, v[0], v[1], pick_out(v[2], v[5], spec.fname), req, OpParams{});
   });
 }
@@ -125,11 +132,12 @@ void def_binary(py::module_& m, const char* name, const char* what) {
 PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
     static const char* const names[] = {"numerator", "divisor", "default", "output", "dev_id",
-                                        "sync",      "out",     "device"};
-    static const ArgSpec spec{"numcu.div", names, 8, 2, 6, 2};
-    PyObject* v[8];
+                                        "sync",      "out",     "device",  "stream"};
+    static const ArgSpec spec{"numcu.div", names, 9, 2, 6, 2};
+    PyObject* v[9];
     parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req = parse_device(or_none(v[7]), or_none(v[4]), or_none(v[5]), spec.fname);
+    const DeviceRequest req =
+        parse_device(or_none(v[7]), or_none(v[4]), or_none(v[5]), spec.fname, or_none(v[8]));
     OpParams params;
     params.real = kFloat32Max;
     if (v[2] != nullptr && PyComplex_Check(v[2])) {
@@ -143,7 +151,7 @@ PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   });
 }
 
-const char* kDivDoc = R"doc(div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, sync=None, *, out=None, device=None)
+const char* kDivDoc = R"doc(div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, sync=None, *, out=None, device=None, stream=None)
 --
 
 AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`
@@ -171,6 +179,7 @@ py::dict build_info() {
 
 struct Device {
   int id;
+  std::vector<int> saved;  // devices to restore on leaving `with` blocks
 };
 
 void bind_cuda(py::module_& m) {
@@ -207,7 +216,7 @@ void bind_cuda(py::module_& m) {
   py::class_<Device>(c, "Device", "A CUDA device, by index.")
       .def(py::init([](int id) {
              if (id < 0) throw py::value_error("numcu.cuda.Device: the index must be >= 0");
-             return Device{id};
+             return Device{id, {}};
            }),
            py::arg("id") = 0)
       .def_readonly("id", &Device::id)
@@ -216,7 +225,23 @@ void bind_cuda(py::module_& m) {
       .def("__eq__", [](const Device& a, py::object b) {
         return py::isinstance<Device>(b) && b.cast<const Device&>().id == a.id;
       })
-      .def("__hash__", [](const Device& d) { return std::hash<int>()(d.id); });
+      .def("__hash__", [](const Device& d) { return std::hash<int>()(d.id); })
+      .def("__enter__",
+           [](Device& d) {
+             d.saved.push_back(numcu::cuda::current_device());
+             numcu::cuda::activate(d.id);
+             return d;
+           })
+      .def("__exit__",
+           [](Device& d, py::args) {
+             numcu::cuda::activate(d.saved.back());
+             d.saved.pop_back();
+           })
+      .def("synchronize", [](const Device& d) {
+        py::gil_scoped_release release;
+        numcu::cuda::synchronize_device(d.id);
+      });
+  bind_streams(c);
 }
 
 }  // namespace

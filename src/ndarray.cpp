@@ -61,6 +61,10 @@ NdArray NdArray::wrap(const ArrayView& view, py::object owner) {
   return a;
 }
 
+Stream NdArray::last_stream() const {
+  return allocation_ ? allocation_->stream() : cuda::current_stream();
+}
+
 py::tuple NdArray::shape() const {
   py::tuple t(view_.ndim);
   for (int d = 0; d < view_.ndim; ++d) t[d] = py::int_(view_.shape[d]);
@@ -91,8 +95,9 @@ py::dict NdArray::cuda_array_interface() const {
                              py::bool_(view_.readonly));
   d["version"] = 3;
   d["strides"] = view_.is_c_contiguous() ? py::object(py::none()) : py::object(strides());
-  // numcu queues its work on the legacy default stream, which the interface numbers 1.
-  d["stream"] = 1;
+  // The stream the data was last written on; the interface numbers the legacy default 1.
+  const Stream s = last_stream();
+  d["stream"] = s == nullptr ? py::int_(1) : py::int_(reinterpret_cast<std::uintptr_t>(s));
   return d;
 }
 
@@ -117,8 +122,8 @@ py::object NdArray::get() const {
   NdArray dense;
   if (!view_.is_c_contiguous()) {
     // Gather on the device first, then one copy down.
-    dense = NdArray::empty(view_.dtype, view_.ndim, view_.shape, view_.device, nullptr);
-    copy_into(dense.view(), view_, nullptr, "numcu.ndarray.get");
+    dense = NdArray::empty(view_.dtype, view_.ndim, view_.shape, view_.device, last_stream());
+    copy_into(dense.view(), view_, last_stream(), "numcu.ndarray.get");
     src = &dense.view_;
   }
   std::int64_t strides[kMaxDims];
@@ -128,9 +133,10 @@ py::object NdArray::get() const {
   if (bytes > 0) {
     void* host = py::array(out).mutable_data();
     cuda::activate(src->device);
+    const Stream stream = last_stream();
     py::gil_scoped_release release;
-    cuda::copy_async(host, src->data, bytes, nullptr);
-    cuda::synchronize(nullptr);
+    cuda::copy_async(host, src->data, bytes, stream);
+    cuda::synchronize(stream);
   }
   return out;
 }

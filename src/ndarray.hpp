@@ -23,6 +23,10 @@ class DeviceAllocation {
   DeviceAllocation(const DeviceAllocation&) = delete;
   DeviceAllocation& operator=(const DeviceAllocation&) = delete;
   char* data() const { return static_cast<char*>(ptr_); }
+  // The stream the memory was last used on: where it is freed, and what later work on another
+  // stream must wait for.
+  Stream stream() const { return stream_; }
+  void set_stream(Stream stream) { stream_ = stream; }
 
  private:
   void* ptr_ = nullptr;
@@ -40,6 +44,10 @@ class NdArray {
   static NdArray wrap(const ArrayView& view, py::object owner);
 
   const ArrayView& view() const { return view_; }
+  // numcu's allocation behind the array; null for views of other libraries' memory.
+  const std::shared_ptr<DeviceAllocation>& allocation() const { return allocation_; }
+  // The stream work on this array should be ordered after.
+  Stream last_stream() const;
   // Another view of the same memory (kept alive by both).
   NdArray with_view(const ArrayView& view) const {
     NdArray a = *this;

@@ -146,6 +146,90 @@ void stream_wait(Stream consumer, Stream producer) {
                  "cudaStreamWaitEvent");
 }
 
+namespace {
+thread_local Stream g_current_stream = nullptr;
+}  // namespace
+
+Stream current_stream() { return g_current_stream; }
+void set_current_stream(Stream stream) { g_current_stream = stream; }
+
+Stream create_stream(bool non_blocking) {
+  cudaStream_t s;
+  NUMCU_CUDA_TRY(
+      cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
+      "cudaStreamCreate");
+  return s;
+}
+
+void destroy_stream(Stream stream) noexcept {
+  if (cudaStreamDestroy(static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
+}
+
+void* create_event(bool timing) {
+  cudaEvent_t e;
+  NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming),
+                 "cudaEventCreate");
+  return e;
+}
+
+void destroy_event(void* event) noexcept {
+  if (cudaEventDestroy(static_cast<cudaEvent_t>(event)) != cudaSuccess) cudaGetLastError();
+}
+
+void record_event(void* event, Stream stream) {
+  NUMCU_CUDA_TRY(cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)),
+                 "cudaEventRecord");
+}
+
+void wait_event(Stream stream, void* event) {
+  NUMCU_CUDA_TRY(
+      cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(event), 0),
+      "cudaStreamWaitEvent");
+}
+
+void synchronize_event(void* event) {
+  NUMCU_CUDA_TRY(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize");
+}
+
+bool query_event(void* event) {
+  const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(event));
+  if (err == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  NUMCU_CUDA_TRY(err, "cudaEventQuery");
+  return true;
+}
+
+float elapsed_ms(void* start, void* end) {
+  float ms = 0;
+  NUMCU_CUDA_TRY(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start),
+                                      static_cast<cudaEvent_t>(end)),
+                 "cudaEventElapsedTime");
+  return ms;
+}
+
+void memory_info(int device, std::size_t* used, std::size_t* reserved) {
+  activate(device);
+  cudaMemPool_t pool;
+  NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+  std::uint64_t u = 0, r = 0;
+  NUMCU_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &u),
+                 "cudaMemPoolGetAttribute");
+  NUMCU_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &r),
+                 "cudaMemPoolGetAttribute");
+  *used = u;
+  *reserved = r;
+}
+
+void release_cached_memory(int device) {
+  activate(device);
+  NUMCU_CUDA_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  cudaMemPool_t pool;
+  NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+  NUMCU_CUDA_TRY(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
+}
+
 int pointer_device(const void* ptr) {
   if (device_count() <= 1) return 0;
   cudaPointerAttributes attr;

@@ -36,6 +36,19 @@ void synchronize(Stream) { unavailable(); }
 void synchronize_device(int) { unavailable(); }
 void stream_wait(Stream, Stream) { unavailable(); }
 int pointer_device(const void*) { unavailable(); }
+Stream current_stream() { return nullptr; }
+void set_current_stream(Stream) {}
+Stream create_stream(bool) { unavailable(); }
+void destroy_stream(Stream) noexcept {}
+void* create_event(bool) { unavailable(); }
+void destroy_event(void*) noexcept {}
+void record_event(void*, Stream) { unavailable(); }
+void wait_event(Stream, void*) { unavailable(); }
+void synchronize_event(void*) { unavailable(); }
+bool query_event(void*) { unavailable(); }
+float elapsed_ms(void*, void*) { unavailable(); }
+void memory_info(int, std::size_t*, std::size_t*) { unavailable(); }
+void release_cached_memory(int) { unavailable(); }
 
 }  // namespace cuda
 }  // namespace numcu

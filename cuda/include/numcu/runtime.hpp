@@ -34,6 +34,26 @@ void deallocate(void* ptr, int device, Stream stream) noexcept;
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream);
 void synchronize(Stream stream);
 void synchronize_device(int device);
+// The stream numcu queues work on in this thread (nullptr: the legacy default stream), and
+// setting it (what `with numcu.cuda.Stream(...)` does).
+Stream current_stream();
+void set_current_stream(Stream stream);
+// Streams numcu owns (numcu.cuda.Stream()).
+Stream create_stream(bool non_blocking);
+void destroy_stream(Stream stream) noexcept;
+// Events, for ordering and timing.
+void* create_event(bool timing);
+void destroy_event(void* event) noexcept;
+void record_event(void* event, Stream stream);
+void wait_event(Stream stream, void* event);
+void synchronize_event(void* event);
+bool query_event(void* event);
+float elapsed_ms(void* start, void* end);
+// Pool statistics of a device: bytes in use by arrays, and bytes the pool holds.
+void memory_info(int device, std::size_t* used, std::size_t* reserved);
+// Returns the pool's cached, unused blocks to the device.
+void release_cached_memory(int device);
+
 // Makes `consumer` wait for the work queued on `producer` so far, without blocking the host.
 void stream_wait(Stream consumer, Stream producer);
 // The device a pointer belongs to.

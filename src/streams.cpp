@@ -1,0 +1,176 @@
+// numcu.cuda.Stream, Event and the device's memory statistics.
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "elementwise_call.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+
+namespace numcu::python {
+namespace {
+
+class PyStream {
+ public:
+  PyStream(Stream handle, bool owned) : handle_(handle), owned_(owned) {}
+  ~PyStream() {
+    if (owned_) cuda::destroy_stream(handle_);
+  }
+  PyStream(const PyStream&) = delete;
+  PyStream& operator=(const PyStream&) = delete;
+
+  Stream handle() const { return handle_; }
+  std::uintptr_t ptr() const { return reinterpret_cast<std::uintptr_t>(handle_); }
+  void enter() {
+    saved_.push_back(cuda::current_stream());
+    cuda::set_current_stream(handle_);
+  }
+  void exit() {
+    cuda::set_current_stream(saved_.back());
+    saved_.pop_back();
+  }
+
+ private:
+  Stream handle_;
+  bool owned_;
+  std::vector<Stream> saved_;
+};
+
+class PyEvent {
+ public:
+  explicit PyEvent(bool timing) : event_(cuda::create_event(timing)) {}
+  ~PyEvent() { cuda::destroy_event(event_); }
+  PyEvent(const PyEvent&) = delete;
+  PyEvent& operator=(const PyEvent&) = delete;
+  void* get() const { return event_; }
+
+ private:
+  void* event_;
+};
+
+Stream stream_or_current(py::handle stream) {
+  return stream.is_none() ? cuda::current_stream() : stream_from_python(stream, "numcu.cuda");
+}
+
+int device_or_current(py::handle device) {
+  if (device.is_none()) return cuda::current_device();
+  if (py::hasattr(device, "id")) return device.attr("id").cast<int>();
+  return device.cast<int>();
+}
+
+}  // namespace
+
+void bind_streams(py::module_& c) {
+  py::class_<PyEvent, std::shared_ptr<PyEvent>>(c, "Event", R"doc(
+A CUDA event: mark a point in a stream, wait for it, time between two.
+)doc")
+      .def(py::init([](bool timing) { return std::make_shared<PyEvent>(timing); }),
+           py::arg("timing") = false)
+      .def(
+          "record",
+          [](std::shared_ptr<PyEvent> e, py::handle stream) {
+            cuda::record_event(e->get(), stream_or_current(stream));
+            return e;
+          },
+          py::arg("stream") = py::none(), "Record on `stream` (the current stream by default).")
+      .def("synchronize",
+           [](const PyEvent& e) {
+             py::gil_scoped_release release;
+             cuda::synchronize_event(e.get());
+           })
+      .def("query", [](const PyEvent& e) { return cuda::query_event(e.get()); },
+           "Whether the work before the event has finished.")
+      .def(
+          "elapsed_time",
+          [](const PyEvent& start, const PyEvent& end) {
+            return cuda::elapsed_ms(start.get(), end.get());
+          },
+          py::arg("end"), "Milliseconds from this event to `end` (both made with timing=True).");
+
+  py::class_<PyStream, std::shared_ptr<PyStream>>(c, "Stream", R"doc(
+A CUDA stream. ``Stream()`` creates one (``non_blocking=True``: not ordered with the legacy
+default stream); ``Stream(ptr=handle)`` wraps another library's. ``with stream:`` makes it
+the current stream of this thread, which every numcu operation queues on unless given
+``stream=``. It speaks the ``__cuda_stream__`` protocol.
+)doc")
+      .def(py::init([](bool non_blocking, py::handle ptr) {
+             if (!ptr.is_none()) {
+               return std::make_shared<PyStream>(stream_from_python(ptr, "numcu.cuda.Stream"),
+                                                 false);
+             }
+             cuda::activate(cuda::current_device());
+             return std::make_shared<PyStream>(cuda::create_stream(non_blocking), true);
+           }),
+           py::arg("non_blocking") = false, py::arg("ptr") = py::none())
+      .def_property_readonly("ptr", &PyStream::ptr, "The cudaStream_t handle as an int.")
+      .def("__cuda_stream__", [](const PyStream& s) { return py::make_tuple(0, s.ptr()); })
+      .def("synchronize",
+           [](const PyStream& s) {
+             py::gil_scoped_release release;
+             cuda::synchronize(s.handle());
+           })
+      .def(
+          "record",
+          [](const PyStream& s, std::shared_ptr<PyEvent> e) {
+            if (!e) e = std::make_shared<PyEvent>(false);
+            cuda::record_event(e->get(), s.handle());
+            return e;
+          },
+          py::arg("event") = nullptr, "Record an event on this stream and return it.")
+      .def(
+          "wait_event",
+          [](const PyStream& s, const PyEvent& e) { cuda::wait_event(s.handle(), e.get()); },
+          py::arg("event"))
+      .def(
+          "wait_stream",
+          [](const PyStream& s, py::handle other) {
+            cuda::stream_wait(s.handle(), stream_from_python(other, "numcu.cuda.Stream"));
+          },
+          py::arg("stream"), "Order this stream after the work queued on `stream` so far.")
+      .def("__enter__",
+           [](std::shared_ptr<PyStream> s) {
+             s->enter();
+             return s;
+           })
+      .def("__exit__", [](PyStream& s, py::args) { s.exit(); })
+      .def("__eq__",
+           [](const PyStream& a, py::handle b) {
+             return py::isinstance<PyStream>(b) && b.cast<const PyStream&>().ptr() == a.ptr();
+           })
+      .def("__hash__", [](const PyStream& s) { return std::hash<std::uintptr_t>()(s.ptr()); })
+      .def("__repr__", [](const PyStream& s) {
+        return "<numcu.cuda.Stream " + std::to_string(s.ptr()) + ">";
+      });
+
+  c.def(
+      "current_stream",
+      [] { return std::make_shared<PyStream>(cuda::current_stream(), false); },
+      "The stream numcu queues work on in this thread (the legacy default stream, ptr 0, "
+      "unless set).");
+  c.def(
+      "memory_info",
+      [](py::handle device) {
+        std::size_t used = 0, reserved = 0;
+        cuda::memory_info(device_or_current(device), &used, &reserved);
+        py::dict d;
+        d["used_bytes"] = used;
+        d["reserved_bytes"] = reserved;
+        return d;
+      },
+      py::arg("device") = py::none(),
+      "Bytes of the device's memory pool held by arrays, and held by the pool in all (freed "
+      "blocks are kept for reuse).");
+  c.def(
+      "release_memory",
+      [](py::handle device) {
+        const int d = device_or_current(device);
+        py::gil_scoped_release release;
+        cuda::release_cached_memory(d);
+      },
+      py::arg("device") = py::none(),
+      "Synchronise the device and return the pool's unused blocks to it.");
+}
+
+}  // namespace numcu::python

@@ -1,0 +1,121 @@
+"""Streams, events, devices and memory statistics.
+
+- Every operation takes ``stream=`` (numcu.cuda.Stream, CuPy and PyTorch streams, anything
+  with ``__cuda_stream__``, int handles); ``with numcu.cuda.Stream():`` sets the current one.
+- Arrays remember the stream they were last used on: work on another stream waits for it,
+  and ``__cuda_array_interface__`` reports it.
+- A producer writing on a side stream is joined without a host synchronisation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import assert_matches, import_or_skip, random_array
+
+import numcu
+
+pytestmark = pytest.mark.gpu
+
+N = 1 << 22
+
+
+def test_with_stream_sets_the_current_stream(rng):
+    a = random_array(rng, (N,), np.float32)
+    b = random_array(rng, (N,), np.float32)
+    da, db = numcu.asarray(a), numcu.asarray(b)
+    s = numcu.cuda.Stream(non_blocking=True)
+
+    with s:
+        assert numcu.cuda.current_stream() == s
+        r = numcu.multiply(da, db)
+        r = numcu.add(r, da)
+    assert numcu.cuda.current_stream().ptr == 0
+
+    assert r.__cuda_array_interface__["stream"] == s.ptr
+    assert_matches(r.get(), a * b + a)
+
+
+@pytest.mark.parametrize("kind", ["numcu", "int", "cupy", "torch", "protocol"])
+def test_stream_argument_kinds(kind, rng):
+    a = random_array(rng, (1000,), np.float64)
+    da = numcu.asarray(a)
+    if kind == "numcu":
+        stream = numcu.cuda.Stream()
+    elif kind == "int":
+        stream = numcu.cuda.Stream().ptr
+    elif kind == "cupy":
+        stream = import_or_skip("cupy").cuda.Stream(non_blocking=True)
+    elif kind == "torch":
+        stream = import_or_skip("torch").cuda.Stream()
+    else:
+        inner = numcu.cuda.Stream()
+
+        class Protocol:
+            def __cuda_stream__(self):
+                return (0, inner.ptr)
+
+        stream = Protocol()
+
+    r = numcu.add(da, 2.0, stream=stream)
+
+    assert_matches(r.get(), a + 2.0)
+
+
+def test_arrays_used_on_another_stream_are_ordered(rng):
+    a = random_array(rng, (N,), np.float32)
+    da = numcu.asarray(a)
+    s1, s2 = numcu.cuda.Stream(non_blocking=True), numcu.cuda.Stream(non_blocking=True)
+
+    for _ in range(20):  # a long queue on s1 ...
+        numcu.multiply(da, 1.0, out=da, stream=s1)
+    numcu.add(da, 1.0, out=da, stream=s1)
+    r = numcu.add(da, da, stream=s2)  # ... that s2 must wait for
+
+    assert_matches(r.get(), (a + 1.0) * 2)
+
+
+def test_torch_side_stream_producer_is_joined(rng):
+    torch = import_or_skip("torch")
+    a = random_array(rng, (N,), np.float32)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        x = torch.from_numpy(a).cuda()
+        for _ in range(20):
+            x = x * 1.0
+        x = x + 1.0
+
+        r = numcu.add(x, 1.0)  # CAI v3 carries the side stream: numcu waits for it
+
+    assert_matches(r.get(), a + 2.0)
+
+
+def test_events_and_timing(rng):
+    da = numcu.asarray(random_array(rng, (N,), np.float32))
+    start, end = numcu.cuda.Event(timing=True), numcu.cuda.Event(timing=True)
+
+    start.record()
+    numcu.add(da, da)
+    end.record()
+    end.synchronize()
+
+    assert end.query()
+    assert start.elapsed_time(end) >= 0.0
+
+
+def test_device_context_and_memory_info(rng):
+    with numcu.cuda.Device(0) as device:
+        d = numcu.asarray(random_array(rng, (1 << 20,), np.float64))
+        info = numcu.cuda.memory_info()
+        device.synchronize()
+
+    assert info["used_bytes"] >= d.nbytes
+    assert info["reserved_bytes"] >= info["used_bytes"]
+    del d
+    numcu.cuda.release_memory()
+    assert numcu.cuda.memory_info()["reserved_bytes"] <= info["reserved_bytes"]
+
+
+def test_bad_stream():
+    with pytest.raises(TypeError, match="numcu.add: stream must be a CUDA stream"):
+        numcu.add(numcu.asarray(np.ones(3)), 1.0, stream="fast")
