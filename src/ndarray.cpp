@@ -17,7 +17,7 @@
 namespace numcu::python {
 
 DeviceAllocation::DeviceAllocation(std::size_t bytes, int device, Stream stream)
-    : device_(device), stream_(stream) {
+    : device_(device), stream_(stream), keeper_(stream_keeper(stream)) {
   ptr_ = cuda::allocate(bytes, device, stream);
 }
 

@@ -14,6 +14,10 @@ namespace numcu::python {
 
 namespace py = pybind11;
 
+// Keeps a numcu-created stream alive while memory may still be freed on it; null for streams
+// numcu does not own (the legacy default stream, other libraries' streams).
+std::shared_ptr<void> stream_keeper(Stream stream);
+
 // Device memory numcu allocated; returned to the pool, stream-ordered, when the last array
 // using it goes.
 class DeviceAllocation {
@@ -26,12 +30,17 @@ class DeviceAllocation {
   // The stream the memory was last used on: where it is freed, and what later work on another
   // stream must wait for.
   Stream stream() const { return stream_; }
-  void set_stream(Stream stream) { stream_ = stream; }
+  void set_stream(Stream stream) {
+    if (stream == stream_) return;
+    stream_ = stream;
+    keeper_ = stream_keeper(stream);
+  }
 
  private:
   void* ptr_ = nullptr;
   int device_;
   Stream stream_;
+  std::shared_ptr<void> keeper_;  // destroyed after the memory is freed on stream_
 };
 
 class NdArray {

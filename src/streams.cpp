@@ -3,20 +3,40 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "elementwise_call.hpp"
+#include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 
 namespace numcu::python {
 namespace {
 
+// Destroys a stream numcu created once neither its Python object nor any memory last used on
+// it needs it.
+struct StreamOwner {
+  explicit StreamOwner(Stream h) : handle(h) {}
+  ~StreamOwner() { cuda::destroy_stream(handle); }
+  StreamOwner(const StreamOwner&) = delete;
+  StreamOwner& operator=(const StreamOwner&) = delete;
+  Stream handle;
+};
+
+// Streams numcu owns, by handle (accessed with the GIL held).
+std::unordered_map<Stream, std::weak_ptr<StreamOwner>>& owned_streams() {
+  static auto* map = new std::unordered_map<Stream, std::weak_ptr<StreamOwner>>();
+  return *map;
+}
+
 class PyStream {
  public:
-  PyStream(Stream handle, bool owned) : handle_(handle), owned_(owned) {}
-  ~PyStream() {
-    if (owned_) cuda::destroy_stream(handle_);
+  PyStream(Stream handle, bool owned) : handle_(handle) {
+    if (owned) {
+      owner_ = std::make_shared<StreamOwner>(handle);
+      owned_streams()[handle] = owner_;
+    }
   }
   PyStream(const PyStream&) = delete;
   PyStream& operator=(const PyStream&) = delete;
@@ -34,7 +54,7 @@ class PyStream {
 
  private:
   Stream handle_;
-  bool owned_;
+  std::shared_ptr<StreamOwner> owner_;
   std::vector<Stream> saved_;
 };
 
@@ -61,6 +81,16 @@ int device_or_current(py::handle device) {
 }
 
 }  // namespace
+
+std::shared_ptr<void> stream_keeper(Stream stream) {
+  if (stream == nullptr) return nullptr;
+  auto& map = owned_streams();
+  auto it = map.find(stream);
+  if (it == map.end()) return nullptr;
+  std::shared_ptr<StreamOwner> owner = it->second.lock();
+  if (!owner) map.erase(it);
+  return owner;
+}
 
 void bind_streams(py::module_& c) {
   py::class_<PyEvent, std::shared_ptr<PyEvent>>(c, "Event", R"doc(

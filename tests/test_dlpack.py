@@ -93,11 +93,14 @@ def make_gpu(library, a):
     if library == "cupy":
         return import_or_skip("cupy").asarray(a)
     jax = import_or_skip("jax")
+    jax.config.update("jax_enable_x64", True)  # keep 64-bit dtypes 64-bit
     try:
         device = jax.devices("gpu")[0]
     except RuntimeError:
         pytest.skip("jax has no GPU backend")
-    return jax.device_put(a, device)
+    # JAX's host-to-device copy is asynchronous and its __dlpack__ does not order it before
+    # the consumer's stream: wait for it here, as a JAX user must.
+    return jax.device_put(a, device).block_until_ready()
 
 
 def pointer_of(library, x):
@@ -165,6 +168,7 @@ def test_export_to_library_is_zero_copy(library, dtype, rng):
         x = import_or_skip("cupy").from_dlpack(d)
     else:
         jax = import_or_skip("jax")
+        jax.config.update("jax_enable_x64", True)
         x = jax.dlpack.from_dlpack(d)
 
     if library != "jax":  # JAX may copy into its own allocation
