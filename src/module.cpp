@@ -10,6 +10,7 @@
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
+#include "reduce_call.hpp"
 
 namespace py = pybind11;
 using namespace numcu;
@@ -223,6 +224,8 @@ AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, 
 (float32's largest value unless given) where it is zero. Result dtype as numcu.divide
 (float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.
 )doc");
+
+  bind_reductions(m);
 
   m.def("asarray", &asarray, py::arg("obj"), py::arg("dtype") = py::none(), R"doc(
 A numcu.ndarray on the GPU for `obj`: host data is copied to the current device; device
