@@ -137,13 +137,16 @@ DType result_dtype(Reduction r, DType t, bool has_dtype, DType requested) {
 }
 
 int normalize_axis(py::handle item, int ndim, const char* fname) {
-  long long a;
-  try {
-    a = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr())).cast<long long>();
-  } catch (const py::error_already_set&) {
-    throw_type_error(std::string(fname) + ": axis must be None, an integer or a tuple of integers, not " +
+  PyObject* index = PyNumber_Index(item.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw_type_error(std::string(fname) +
+                     ": axis must be None, an integer or a tuple of integers, not " +
                      py::repr(item).cast<std::string>());
   }
+  const long long a = PyLong_AsLongLong(index);
+  Py_DECREF(index);
+  if (a == -1 && PyErr_Occurred()) throw py::error_already_set();
   if (a < -ndim || a >= ndim) axis_error(fname, a, ndim);
   return static_cast<int>(a < 0 ? a + ndim : a);
 }
