@@ -39,8 +39,8 @@ enum class Reduction {
 
 struct ReductionInfo {
   const char* fname;
-  ReduceOp op;       // the loop (var and std: the second pass)
-  ReduceOp op_exact;  // the loop on integers and bool, where NaN cannot occur
+  ReduceOp op;             // the loop (var and std: the second pass)
+  ReduceOp op_exact;       // the loop on integers and bool, where NaN cannot occur
   const char* numpy_name;  // in NumPy's error message for empty reductions; null: has identity
 };
 
@@ -194,8 +194,7 @@ struct Destination {
 };
 
 Destination make_destination(bool has_out, py::handle out_obj, const Operand& out, const Exec& ex,
-                             bool device_input, DType dtype, int ndim,
-                             const std::int64_t* shape) {
+                             bool device_input, DType dtype, int ndim, const std::int64_t* shape) {
   Destination d;
   if (has_out) {
     d.result = py::reinterpret_borrow<py::object>(out_obj);
@@ -446,8 +445,7 @@ bool truthy(py::handle h) {
 double ddof_value(py::handle h) { return py::float_(py::reinterpret_borrow<py::object>(h)); }
 
 // Docstrings: one template, NumPy-style, filled in per function.
-std::string doc(const char* summary, const char* params, const char* returns,
-                const char* dtypes) {
+std::string doc(const char* summary, const char* params, const char* returns, const char* dtypes) {
   return std::string(summary) +
          "\n\nParameters\n----------\n"
          "a : array_like\n"
@@ -533,8 +531,8 @@ void def_var(py::module_& m, const char* name, const std::string& docstring) {
         return reduce_call(R, a, axis, dtype, out, truthy(keepdims), ddof_value(ddof), req);
       },
       py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-      py::arg("out") = py::none(), py::arg("ddof") = 0, py::arg("keepdims") = false,
-      py::kw_only(), py::arg("device") = py::none(), docstring.c_str());
+      py::arg("out") = py::none(), py::arg("ddof") = 0, py::arg("keepdims") = false, py::kw_only(),
+      py::arg("device") = py::none(), docstring.c_str());
 }
 
 template <ScanOp S>
@@ -556,8 +554,9 @@ void bind_reductions(py::module_& m) {
   const std::string with_dtype = std::string(kAxis) + kDtype + kOut + kKeepdims;
   const std::string plain = std::string(kAxis) + kOut + kKeepdims;
   const std::string arg =
-      std::string("axis : None or int, optional\n"
-                  "    The axis to search along; None searches the flattened array.\n") +
+      std::string(
+          "axis : None or int, optional\n"
+          "    The axis to search along; None searches the flattened array.\n") +
       kOut + kKeepdims;
   const std::string var = std::string(kAxis) + kDtype + kOut +
                           "ddof : float, optional\n"
@@ -580,10 +579,9 @@ void bind_reductions(py::module_& m) {
       m, "mean",
       doc("Arithmetic mean over the given axes; NaN for an empty reduction.", with_dtype.c_str(),
           "The means: float64 for integers and bool, else the input dtype.", kAll));
-  def_with_dtype<Reduction::nansum>(
-      m, "nansum",
-      doc("Sum treating NaN as zero (on integers and bool: sum).", with_dtype.c_str(),
-          "The sums, in sum's dtypes.", kAll));
+  def_with_dtype<Reduction::nansum>(m, "nansum",
+                                    doc("Sum treating NaN as zero (on integers and bool: sum).",
+                                        with_dtype.c_str(), "The sums, in sum's dtypes.", kAll));
   def_with_dtype<Reduction::nanprod>(
       m, "nanprod",
       doc("Product treating NaN as one (on integers and bool: prod).", with_dtype.c_str(),
@@ -602,14 +600,12 @@ void bind_reductions(py::module_& m) {
       doc("Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "
           "ValueError for an empty reduction.",
           plain.c_str(), "The maxima, in the input dtype.", kAll));
-  def_plain<Reduction::nanmin>(
-      m, "nanmin",
-      doc("Minimum ignoring NaN (NaN where all are NaN).", plain.c_str(),
-          "The minima, in the input dtype.", kAll));
-  def_plain<Reduction::nanmax>(
-      m, "nanmax",
-      doc("Maximum ignoring NaN (NaN where all are NaN).", plain.c_str(),
-          "The maxima, in the input dtype.", kAll));
+  def_plain<Reduction::nanmin>(m, "nanmin",
+                               doc("Minimum ignoring NaN (NaN where all are NaN).", plain.c_str(),
+                                   "The minima, in the input dtype.", kAll));
+  def_plain<Reduction::nanmax>(m, "nanmax",
+                               doc("Maximum ignoring NaN (NaN where all are NaN).", plain.c_str(),
+                                   "The maxima, in the input dtype.", kAll));
   def_arg<Reduction::argmin>(
       m, "argmin",
       doc("Index of the first minimum (of the first NaN, if any) along an axis.", arg.c_str(),
@@ -618,14 +614,12 @@ void bind_reductions(py::module_& m) {
       m, "argmax",
       doc("Index of the first maximum (of the first NaN, if any) along an axis.", arg.c_str(),
           "int64 indices.", kAll));
-  def_plain<Reduction::any>(
-      m, "any",
-      doc("Whether any element is non-zero (NaN counts as non-zero).", plain.c_str(), "bool.",
-          kAll));
-  def_plain<Reduction::all>(
-      m, "all",
-      doc("Whether every element is non-zero (NaN counts as non-zero).", plain.c_str(), "bool.",
-          kAll));
+  def_plain<Reduction::any>(m, "any",
+                            doc("Whether any element is non-zero (NaN counts as non-zero).",
+                                plain.c_str(), "bool.", kAll));
+  def_plain<Reduction::all>(m, "all",
+                            doc("Whether every element is non-zero (NaN counts as non-zero).",
+                                plain.c_str(), "bool.", kAll));
   m.def(
       "count_nonzero",
       [](py::handle a, py::handle axis, py::handle keepdims, py::handle device) {
@@ -646,10 +640,9 @@ void bind_reductions(py::module_& m) {
           var.c_str(),
           "float64 for integers and bool, the real dtype for complex, else the input dtype.",
           kAll));
-  def_var<Reduction::std_>(
-      m, "std",
-      doc("Standard deviation over the given axes: the square root of var.", var.c_str(),
-          "As var.", kAll));
+  def_var<Reduction::std_>(m, "std",
+                           doc("Standard deviation over the given axes: the square root of var.",
+                               var.c_str(), "As var.", kAll));
 
   const std::string scan = std::string(
                                "axis : None or int, optional\n"
@@ -657,14 +650,12 @@ void bind_reductions(py::module_& m) {
                            kDtype +
                            "out : array, optional\n"
                            "    Where to write the result; its shape must be the result's.\n";
-  def_scan<ScanOp::cumsum>(
-      m, "cumsum", "numcu.cumsum",
-      doc("Cumulative sum along an axis.", scan.c_str(), "The running sums, in sum's dtypes.",
-          kAll));
-  def_scan<ScanOp::cumprod>(
-      m, "cumprod", "numcu.cumprod",
-      doc("Cumulative product along an axis.", scan.c_str(),
-          "The running products, in sum's dtypes.", kAll));
+  def_scan<ScanOp::cumsum>(m, "cumsum", "numcu.cumsum",
+                           doc("Cumulative sum along an axis.", scan.c_str(),
+                               "The running sums, in sum's dtypes.", kAll));
+  def_scan<ScanOp::cumprod>(m, "cumprod", "numcu.cumprod",
+                            doc("Cumulative product along an axis.", scan.c_str(),
+                                "The running products, in sum's dtypes.", kAll));
 }
 
 }  // namespace numcu::python

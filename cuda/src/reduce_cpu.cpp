@@ -27,8 +27,8 @@ constexpr std::int64_t kPairwiseBlock = 128;
 
 // One run of n elements `stride` bytes apart, whose first has reduced index k.
 template <class R>
-NUMCU_NO_VECTORIZE typename R::Acc pairwise(const R& r, const char* p, std::int64_t n, std::int64_t stride,
-                         std::int64_t k, std::int64_t o) {
+NUMCU_NO_VECTORIZE typename R::Acc pairwise(const R& r, const char* p, std::int64_t n,
+                                            std::int64_t stride, std::int64_t k, std::int64_t o) {
   using T = typename R::In;
   using Acc = typename R::Acc;
   if (n < 8) {

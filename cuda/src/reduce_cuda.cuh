@@ -8,15 +8,15 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include <cstdint>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <string>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/transform_output_iterator.h>
 #include <type_traits>
 
 #include "numcu/cuda_check.hpp"
@@ -171,8 +171,8 @@ void launch_strided(const R& r, const ReducePlan& p, cudaStream_t stream) {
     splits = want < most ? want : most;
   }
   if (splits <= 1) {
-    strided_reduce_kernel<R><<<reduce_grid(p.n_out), kReduceBlock, 0, stream>>>(r, p, p.n_red, 1,
-                                                                                 nullptr);
+    strided_reduce_kernel<R>
+        <<<reduce_grid(p.n_out), kReduceBlock, 0, stream>>>(r, p, p.n_red, 1, nullptr);
     NUMCU_CUDA_TRY(cudaGetLastError(), "reduction kernel launch");
     return;
   }
@@ -191,9 +191,7 @@ template <class R>
 struct LeafAt {
   R r;
   const typename R::In* data;
-  NUMCU_HD typename R::Acc operator()(std::int64_t i) const {
-    return r.leaf(data[i], i, 0);
-  }
+  NUMCU_HD typename R::Acc operator()(std::int64_t i) const { return r.leaf(data[i], i, 0); }
 };
 
 template <class R>
@@ -300,9 +298,8 @@ void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
 }  // namespace kernels
 }  // namespace numcu
 
-#define NUMCU_DEFINE_REDUCE_CUDA(e, R, ...)                                                   \
-  void numcu::reduce_cuda_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params, \
-                              Stream stream) {                                                \
-    kernels::dispatch_reduce<::numcu::reduce::R, ##__VA_ARGS__>(#e, dtype, plan, params,      \
-                                                                stream);                      \
+#define NUMCU_DEFINE_REDUCE_CUDA(e, R, ...)                                                       \
+  void numcu::reduce_cuda_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params,    \
+                              Stream stream) {                                                    \
+    kernels::dispatch_reduce<::numcu::reduce::R, ##__VA_ARGS__>(#e, dtype, plan, params, stream); \
   }

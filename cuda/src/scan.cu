@@ -49,9 +49,10 @@ void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
   if (p.n_out == 0 || p.n_red == 0) return;
   if (p.n_out == 1 && p.red_strides[0] == sizeof(T) && p.out_red_stride == sizeof(Out) &&
       p.n_red > kReduceBlock) {
-    const auto in = thrust::make_transform_iterator(reinterpret_cast<const T*>(p.in), ScanLeaf<S>{s});
-    const auto out = thrust::make_transform_output_iterator(reinterpret_cast<Out*>(p.out),
-                                                            ScanStore<S>{s});
+    const auto in =
+        thrust::make_transform_iterator(reinterpret_cast<const T*>(p.in), ScanLeaf<S>{s});
+    const auto out =
+        thrust::make_transform_output_iterator(reinterpret_cast<Out*>(p.out), ScanStore<S>{s});
     std::size_t bytes = 0;
     NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, s, p.n_red, stream),
                    "CUB scan (sizing)");
@@ -71,8 +72,8 @@ void scan_cuda(ScanOp op, DType dtype, const ReducePlan& plan, Stream stream) {
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-#define NUMCU_CASE(e, S)                                                          \
-  case ScanOp::e:                                                                 \
+#define NUMCU_CASE(e, S) \
+  case ScanOp::e:        \
     return kernels::launch_scan(reduce::S<T>{}, plan, static_cast<cudaStream_t>(stream));
       NUMCU_SCAN_OPS(NUMCU_CASE)
 #undef NUMCU_CASE

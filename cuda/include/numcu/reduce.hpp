@@ -12,22 +12,22 @@ namespace numcu {
 
 // X(enumerator, reducer template in numcu::reduce): every reduction with a loop. sqdev is the
 // second pass of var and std (squared deviations from per-output means).
-#define NUMCU_REDUCE_OPS(X)                  \
-  X(sum, Sum)                                \
-  X(prod, Prod)                              \
-  X(mean, Mean)                              \
-  X(min, Min)                                \
-  X(max, Max)                                \
-  X(argmin, ArgMin)                          \
-  X(argmax, ArgMax)                          \
-  X(any, Any)                                \
-  X(all, All)                                \
-  X(count_nonzero, CountNonzero)             \
-  X(nansum, NanSum)                          \
-  X(nanprod, NanProd)                        \
-  X(nanmean, NanMean)                        \
-  X(nanmin, NanMin)                          \
-  X(nanmax, NanMax)                          \
+#define NUMCU_REDUCE_OPS(X)      \
+  X(sum, Sum)                    \
+  X(prod, Prod)                  \
+  X(mean, Mean)                  \
+  X(min, Min)                    \
+  X(max, Max)                    \
+  X(argmin, ArgMin)              \
+  X(argmax, ArgMax)              \
+  X(any, Any)                    \
+  X(all, All)                    \
+  X(count_nonzero, CountNonzero) \
+  X(nansum, NanSum)              \
+  X(nanprod, NanProd)            \
+  X(nanmean, NanMean)            \
+  X(nanmin, NanMin)              \
+  X(nanmax, NanMax)              \
   X(sqdev, SqDev)
 
 enum class ReduceOp {
@@ -68,9 +68,9 @@ struct ReducePlan {
 
 // Run-time parameters of a reduction.
 struct ReduceParams {
-  std::int64_t n = 0;   // elements reduced into each output (mean's divisor)
-  double ddof = 0;      // var/std: the divisor is max(n - ddof, 0)
-  bool root = false;    // std: the square root of the variance
+  std::int64_t n = 0;          // elements reduced into each output (mean's divisor)
+  double ddof = 0;             // var/std: the divisor is max(n - ddof, 0)
+  bool root = false;           // std: the square root of the variance
   const void* mean = nullptr;  // sqdev: one mean per output, in the mean loop's output dtype
   // Where leaf indices are positions in memory rather than within the reduced run (CUB's
   // segmented reduce), output o's first element has index o * index_base_stride.

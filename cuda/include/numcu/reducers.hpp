@@ -58,10 +58,11 @@ using real_of_t = typename real_of<T>::type;
 // NumPy's accumulators for sum and prod: bool and signed integers narrower than int64 go to
 // int64, unsigned ones to uint64; float16 is accumulated in float32.
 template <class T>
-using sum_acc_t = std::conditional_t<
-    std::is_same_v<T, bool> || (std::is_signed_v<T> && std::is_integral_v<T>), std::int64_t,
-    std::conditional_t<std::is_unsigned_v<T> && std::is_integral_v<T>, std::uint64_t,
-                       compute_t<T>>>;
+using sum_acc_t =
+    std::conditional_t<std::is_same_v<T, bool> || (std::is_signed_v<T> && std::is_integral_v<T>),
+                       std::int64_t,
+                       std::conditional_t<std::is_unsigned_v<T> && std::is_integral_v<T>,
+                                          std::uint64_t, compute_t<T>>>;
 
 // mean and var of integers and bool are computed in float64.
 template <class T>
