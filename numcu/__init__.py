@@ -28,6 +28,27 @@ full = _core.full
 build_info = _core.build_info
 dtypes = _core.dtypes
 
+# Reductions and scans (NumPy's names, so these shadow the builtins sum/min/max/any/all here).
+sum = _core.sum
+prod = _core.prod
+mean = _core.mean
+var = _core.var
+std = _core.std
+min = _core.min
+max = _core.max
+argmin = _core.argmin
+argmax = _core.argmax
+any = _core.any
+all = _core.all
+count_nonzero = _core.count_nonzero
+nansum = _core.nansum
+nanprod = _core.nanprod
+nanmin = _core.nanmin
+nanmax = _core.nanmax
+nanmean = _core.nanmean
+cumsum = _core.cumsum
+cumprod = _core.cumprod
+
 from . import cuda  # noqa: E402
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
@@ -47,11 +68,18 @@ def asnumpy(a):
 
 __all__ = [
     "add",
+    "all",
+    "any",
+    "argmax",
+    "argmin",
     "asarray",
     "asnumpy",
     "build_info",
     "cmake_prefix",
+    "count_nonzero",
     "cuda",
+    "cumprod",
+    "cumsum",
     "div",
     "divide",
     "dtypes",
@@ -59,10 +87,22 @@ __all__ = [
     "from_dlpack",
     "full",
     "include_path",
+    "max",
+    "mean",
+    "min",
     "mul",
     "multiply",
+    "nanmax",
+    "nanmean",
+    "nanmin",
+    "nanprod",
+    "nansum",
     "ndarray",
     "ones",
+    "prod",
+    "std",
     "subtract",
+    "sum",
+    "var",
     "zeros",
 ]

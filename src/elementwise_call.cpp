@@ -251,12 +251,6 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
   const Operand* all[3] = {&in[0], &in[1], has_out ? &out : nullptr};
   const Exec ex = place(fname, all, 3, req);
   if (ex.gpu) cuda::activate(ex.device);
-  // Work on arrays last used on another stream waits for it; they are then this stream's.
-  for (const Operand* x : all) {
-    if (x != nullptr && x->allocation && x->allocation->stream() != ex.stream) {
-      cuda::stream_wait(ex.stream, x->allocation->stream());
-    }
-  }
 
   Scratch scratch;
   ArrayView views[3];
@@ -363,9 +357,7 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     }
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
-  for (const Operand* x : all) {
-    if (x != nullptr && x->allocation) x->allocation->set_stream(ex.stream);
-  }
+
   // Like NumPy, a 0-d host result comes back as a NumPy scalar.
   if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];

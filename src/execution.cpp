@@ -86,6 +86,15 @@ Exec place(const char* fname, const Operand* const* operands, int count,
     ex.gpu = true;
     ex.device = device;
     ex.stream = req.has_stream ? req.stream : cuda::current_stream();
+    // Arrays last used on another stream: this stream waits for that work, and the arrays
+    // are this stream's from now on (later work and their release are ordered after ours).
+    for (int i = 0; i < count; ++i) {
+      const Operand* x = operands[i];
+      if (x == nullptr || !x->allocation || x->allocation->stream() == ex.stream) continue;
+      cuda::activate(device);
+      cuda::stream_wait(ex.stream, x->allocation->stream());
+      x->allocation->set_stream(ex.stream);
+    }
     return ex;
   }
   bool gpu = false;

@@ -58,7 +58,9 @@ ArrayView upload(Scratch& scratch, const Exec& ex, const ArrayView& host);
 bool is_dense(const ArrayView& v);
 // Chooses the backend for operands (nullptr entries skipped; the last is the output, whose
 // host-ness counts even when 0-d): device arrays keep their GPU (all on one, no host arrays
-// among them), host data goes to the GPU when one is there and the request allows.
+// among them), host data goes to the GPU when one is there and the request allows. The stream
+// is the request's or the current one; numcu arrays last used on another stream are ordered
+// after that work and move to this stream.
 Exec place(const char* fname, const Operand* const* operands, int count,
            const DeviceRequest& req);
 

@@ -12,6 +12,7 @@
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
+#include "reduce_call.hpp"
 
 namespace py = pybind11;
 using namespace numcu;
@@ -266,6 +267,8 @@ PYBIND11_MODULE(_core, m) {
   def_binary<BinaryOp::multiply>(m, "mul", "multiplication (AMYPAD NumCu's name)");
 
   def_fastcall(m, "div", &div_entry, kDivDoc);
+
+  bind_reductions(m);
 
   m.def("asarray", &asarray, py::arg("obj"), py::arg("dtype") = py::none(), R"doc(
 A numcu.ndarray on the GPU for `obj`: host data is copied to the current device; device

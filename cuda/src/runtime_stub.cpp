@@ -2,6 +2,7 @@
 #include <string>
 
 #include "numcu/errors.hpp"
+#include "numcu/reduce.hpp"
 #include "numcu/runtime.hpp"
 
 namespace numcu {
@@ -18,6 +19,10 @@ void binary_cuda(BinaryOp, DType, const ElementwisePlan<3>&, const OpParams&, St
   unavailable();
 }
 void cast_cuda(DType, DType, const ElementwisePlan<2>&, Stream) { unavailable(); }
+void reduce_cuda(ReduceOp, DType, const ReducePlan&, const ReduceParams&, Stream) {
+  unavailable();
+}
+void scan_cuda(ScanOp, DType, const ReducePlan&, Stream) { unavailable(); }
 
 namespace cuda {
 

@@ -1,0 +1,405 @@
+// The reductions' arithmetic, once, for CUB, numcu's own kernels and the CPU backend.
+//
+// A reducer R for input type In has an accumulator type Acc and an output type Out:
+//   identity()        the neutral accumulator (what an empty reduction finalises)
+//   leaf(x, k, o)     one input element as an accumulator; k is its index along the reduced
+//                     elements, o the output it goes to
+//   operator()(a, b)  combines two accumulators; associative and commutative (argmin/argmax
+//                     break ties by index), so every order of combination gives one answer
+//   finalize(a, o)    the output value
+// `plain` says leaf is a conversion and finalize the identity, so that CUB can read the input
+// directly when In and Acc are one type.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "numcu/config.hpp"
+#include "numcu/ops.hpp"
+#include "numcu/reduce.hpp"
+#include "numcu/types.hpp"
+
+namespace numcu::reduce {
+
+template <class V>
+NUMCU_HD NUMCU_FORCEINLINE bool is_nan(V x) {
+  if constexpr (is_complex_v<V>) {
+    return x.real() != x.real() || x.imag() != x.imag();
+  } else if constexpr (std::is_floating_point_v<V>) {
+    return x != x;
+  } else {
+    return false;
+  }
+}
+
+// Lexicographic for complex numbers, as NumPy orders them.
+template <class V>
+NUMCU_HD NUMCU_FORCEINLINE bool less(V a, V b) {
+  if constexpr (is_complex_v<V>) {
+    return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+  } else {
+    return a < b;
+  }
+}
+
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class V>
+struct real_of<complex<V>> {
+  using type = V;
+};
+template <class T>
+using real_of_t = typename real_of<T>::type;
+
+// NumPy's accumulators for sum and prod: bool and signed integers narrower than int64 go to
+// int64, unsigned ones to uint64; float16 is accumulated in float32.
+template <class T>
+using sum_acc_t =
+    std::conditional_t<std::is_same_v<T, bool> || (std::is_signed_v<T> && std::is_integral_v<T>),
+                       std::int64_t,
+                       std::conditional_t<std::is_unsigned_v<T> && std::is_integral_v<T>,
+                                          std::uint64_t, compute_t<T>>>;
+
+// mean and var of integers and bool are computed in float64.
+template <class T>
+using mean_acc_t = std::conditional_t<is_inexact_v<T>, compute_t<T>, double>;
+
+template <class A>
+NUMCU_HD NUMCU_FORCEINLINE A wrap_add(A a, A b) {
+  if constexpr (is_integer_v<A>) {
+    return static_cast<A>(static_cast<ops::wrap_t<A>>(a) + static_cast<ops::wrap_t<A>>(b));
+  } else {
+    return a + b;
+  }
+}
+
+template <class A>
+NUMCU_HD NUMCU_FORCEINLINE A wrap_mul(A a, A b) {
+  if constexpr (is_integer_v<A>) {
+    return static_cast<A>(static_cast<ops::wrap_t<A>>(a) * static_cast<ops::wrap_t<A>>(b));
+  } else {
+    return a * b;
+  }
+}
+
+template <class V>
+NUMCU_HD NUMCU_FORCEINLINE V quiet_nan() {
+  if constexpr (is_complex_v<V>) {
+    using R = typename V::value_type;
+    return V(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+  } else {
+    return std::numeric_limits<V>::quiet_NaN();
+  }
+}
+
+// The largest (Max = true) or smallest value of V, infinities included.
+template <class V, bool Max>
+NUMCU_HD NUMCU_FORCEINLINE V extreme() {
+  if constexpr (is_complex_v<V>) {
+    using R = typename V::value_type;
+    return V(extreme<R, Max>(), extreme<R, Max>());
+  } else if constexpr (std::is_same_v<V, bool>) {
+    return Max;
+  } else if constexpr (std::is_floating_point_v<V>) {
+    return Max ? std::numeric_limits<V>::infinity() : -std::numeric_limits<V>::infinity();
+  } else {
+    return Max ? std::numeric_limits<V>::max() : std::numeric_limits<V>::lowest();
+  }
+}
+
+template <class V>
+NUMCU_HD NUMCU_FORCEINLINE V divide_by_count(V a, double n) {
+  if constexpr (is_complex_v<V>) {
+    using R = typename V::value_type;
+    return V(a.real() / static_cast<R>(n), a.imag() / static_cast<R>(n));
+  } else {
+    return a / static_cast<V>(n);
+  }
+}
+
+// Members every reducer has.
+struct Base {
+  ReduceParams p;
+  static constexpr bool plain = false;
+  template <class T>
+  static constexpr bool supports = true;
+};
+
+template <class T, class A, int Identity, bool Nan, bool Multiply>
+struct Accumulate : Base {
+  using In = T;
+  using Acc = A;
+  using Out = A;
+  static constexpr bool plain = !Nan;
+  NUMCU_HD Acc identity() const { return Acc(Identity); }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const {
+    const Acc v = convert<Acc>(x);
+    if constexpr (Nan) {
+      if (is_nan(v)) return Acc(Identity);
+    }
+    return v;
+  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    if constexpr (Multiply) {
+      return wrap_mul(a, b);
+    } else {
+      return wrap_add(a, b);
+    }
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
+};
+
+template <class T>
+struct Sum : Accumulate<T, sum_acc_t<T>, 0, false, false> {};
+template <class T>
+struct Prod : Accumulate<T, sum_acc_t<T>, 1, false, true> {};
+// The nan-functions have loops for inexact dtypes only: on the others they are the plain ones.
+template <class T>
+struct NanSum : Accumulate<T, sum_acc_t<T>, 0, true, false> {
+  template <class U>
+  static constexpr bool supports = is_inexact_v<U>;
+};
+template <class T>
+struct NanProd : Accumulate<T, sum_acc_t<T>, 1, true, true> {
+  template <class U>
+  static constexpr bool supports = is_inexact_v<U>;
+};
+
+template <class T>
+struct Mean : Accumulate<T, mean_acc_t<T>, 0, false, false> {
+  using Acc = mean_acc_t<T>;
+  static constexpr bool plain = false;
+  NUMCU_HD Acc finalize(Acc a, std::int64_t) const {
+    return divide_by_count(a, static_cast<double>(this->p.n));
+  }
+};
+
+template <class M>
+struct SumCount {
+  M sum;
+  std::int64_t count;
+};
+
+template <class T>
+struct NanMean : Base {
+  template <class U>
+  static constexpr bool supports = is_inexact_v<U>;
+  using In = T;
+  using M = mean_acc_t<T>;
+  using Acc = SumCount<M>;
+  using Out = M;
+  NUMCU_HD Acc identity() const { return Acc{M(0), 0}; }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const {
+    const M v = convert<M>(x);
+    return is_nan(v) ? Acc{M(0), 0} : Acc{v, 1};
+  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return Acc{a.sum + b.sum, a.count + b.count}; }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const {
+    return divide_by_count(a.sum, static_cast<double>(a.count));
+  }
+};
+
+// min and max propagate NaN (the first met, in NumPy's words "the first NaN"); nanmin and
+// nanmax skip it, so that NaN is their identity and an all-NaN slice gives NaN.
+template <class T, bool Max, bool SkipNan>
+struct Extreme : Base {
+  using In = T;
+  using Acc = compute_t<T>;
+  using Out = T;
+  static constexpr bool plain = std::is_same_v<Acc, T>;
+  NUMCU_HD Acc identity() const {
+    if constexpr (SkipNan) {
+      return quiet_nan<Acc>();
+    } else {
+      return extreme<Acc, !Max>();
+    }
+  }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<Acc>(x); }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    if (is_nan(a)) return SkipNan ? b : a;
+    if (is_nan(b)) return SkipNan ? a : b;
+    if constexpr (Max) {
+      return less(a, b) ? b : a;
+    } else {
+      return less(b, a) ? b : a;
+    }
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(a); }
+};
+
+template <class T>
+struct Min : Extreme<T, false, false> {};
+template <class T>
+struct Max : Extreme<T, true, false> {};
+template <class T>
+struct NanMin : Extreme<T, false, true> {
+  template <class U>
+  static constexpr bool supports = is_inexact_v<U>;
+};
+template <class T>
+struct NanMax : Extreme<T, true, true> {
+  template <class U>
+  static constexpr bool supports = is_inexact_v<U>;
+};
+
+template <class V>
+struct IndexValue {
+  std::int64_t index;  // -1: no element yet (the identity)
+  V value;
+};
+
+// argmin/argmax: the first index of the extreme value, or of the first NaN when there is one.
+template <class T, bool Max>
+struct Arg : Base {
+  using In = T;
+  using V = compute_t<T>;
+  using Acc = IndexValue<V>;
+  using Out = std::int64_t;
+  NUMCU_HD Acc identity() const { return Acc{-1, V()}; }
+  NUMCU_HD Acc leaf(T x, std::int64_t k, std::int64_t) const { return Acc{k, convert<V>(x)}; }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    if (a.index < 0) return b;
+    if (b.index < 0) return a;
+    const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
+    if (a_nan || b_nan) {
+      if (a_nan && b_nan) return a.index < b.index ? a : b;
+      return a_nan ? a : b;
+    }
+    const bool b_better = Max ? less(a.value, b.value) : less(b.value, a.value);
+    const bool a_better = Max ? less(b.value, a.value) : less(a.value, b.value);
+    if (b_better) return b;
+    if (a_better) return a;
+    return a.index < b.index ? a : b;
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t o) const {
+    return a.index - o * this->p.index_base_stride;
+  }
+};
+
+template <class T>
+struct ArgMin : Arg<T, false> {};
+template <class T>
+struct ArgMax : Arg<T, true> {};
+
+template <class T, bool All>
+struct Logical : Base {
+  using In = T;
+  using Acc = bool;
+  using Out = bool;
+  static constexpr bool plain = std::is_same_v<T, bool>;
+  NUMCU_HD Acc identity() const { return All; }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<bool>(x); }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return All ? (a && b) : (a || b); }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
+};
+
+template <class T>
+struct Any : Logical<T, false> {};
+template <class T>
+struct All : Logical<T, true> {};
+
+template <class T>
+struct CountNonzero : Base {
+  using In = T;
+  using Acc = std::int64_t;
+  using Out = std::int64_t;
+  NUMCU_HD Acc identity() const { return 0; }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<bool>(x) ? 1 : 0; }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return a + b; }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
+};
+
+// var's second pass: the sum of |x - mean[o]|^2, divided by max(n - ddof, 0); std's root.
+template <class T>
+struct SqDev : Base {
+  using In = T;
+  using M = mean_acc_t<T>;
+  using Acc = real_of_t<M>;
+  using Out = Acc;
+  NUMCU_HD Acc identity() const { return Acc(0); }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t o) const {
+    const M d = convert<M>(x) - static_cast<const M*>(this->p.mean)[o];
+    if constexpr (is_complex_v<M>) {
+      return d.real() * d.real() + d.imag() * d.imag();
+    } else {
+      return d * d;
+    }
+  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return a + b; }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const {
+    const double dof = static_cast<double>(this->p.n) - this->p.ddof;
+    const Acc v = a / static_cast<Acc>(dof > 0 ? dof : 0);
+    if (!this->p.root) return v;
+    if constexpr (std::is_same_v<Acc, float>) {
+      return sqrtf(v);
+    } else {
+      return sqrt(v);
+    }
+  }
+};
+
+// Partial accumulators combined again: the second pass of a split reduction, and the pass that
+// finalises accumulators CUB wrote.
+template <class R>
+struct Combine : Base {
+  using In = typename R::Acc;
+  using Acc = typename R::Acc;
+  using Out = typename R::Out;
+  R r;
+  NUMCU_HD Acc identity() const { return r.identity(); }
+  NUMCU_HD Acc leaf(In x, std::int64_t, std::int64_t) const { return x; }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return r(a, b); }
+  NUMCU_HD Out finalize(Acc a, std::int64_t o) const { return r.finalize(a, o); }
+};
+
+template <class R>
+struct combine_of {
+  using type = Combine<R>;
+};
+template <class R>
+struct combine_of<Combine<R>> {
+  using type = Combine<R>;
+};
+template <class R>
+using combine_of_t = typename combine_of<R>::type;
+
+template <class R>
+Combine<R> make_combine(const R& r) {
+  Combine<R> c;
+  c.r = r;
+  return c;
+}
+template <class R>
+Combine<R> make_combine(const Combine<R>& c) {
+  return c;
+}
+
+// Scans: cumsum and cumprod accumulate like sum and prod and store the input's type for
+// float16, the accumulator's otherwise.
+template <class T, int Identity, bool Multiply>
+struct Scan {
+  using In = T;
+  using Acc = sum_acc_t<T>;
+  using Out = std::conditional_t<is_half_v<T>, T, Acc>;
+  NUMCU_HD Acc identity() const { return Acc(Identity); }
+  NUMCU_HD Acc leaf(T x) const { return convert<Acc>(x); }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    if constexpr (Multiply) {
+      return wrap_mul(a, b);
+    } else {
+      return wrap_add(a, b);
+    }
+  }
+  NUMCU_HD Out finalize(Acc a) const { return convert<Out>(a); }
+};
+
+template <class T>
+struct CumSum : Scan<T, 0, false> {};
+template <class T>
+struct CumProd : Scan<T, 1, true> {};
+
+}  // namespace numcu::reduce

@@ -1,0 +1,4 @@
+#include "reduce_cuda.cuh"
+
+NUMCU_DEFINE_REDUCE_CUDA(min, Min)
+NUMCU_DEFINE_REDUCE_CUDA(max, Max)

@@ -1,0 +1,84 @@
+// cumsum and cumprod: CUB's device scan for one contiguous line; otherwise a thread per line,
+// which reads coalesced when the lines are the columns of a C-ordered array (scans along a
+// leading axis).
+#include "reduce_cuda.cuh"
+
+namespace numcu {
+namespace kernels {
+namespace {
+
+template <class S>
+__global__ void __launch_bounds__(kReduceBlock) scan_lines_kernel(S s, ReducePlan p) {
+  using T = typename S::In;
+  using Out = typename S::Out;
+  const std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * kReduceBlock + threadIdx.x;
+  if (o >= p.n_out) return;
+  const char* in = p.in;
+  char* out = p.out;
+  std::int64_t rem = o;
+  for (int d = p.out_ndim - 1; d >= 0; --d) {
+    const std::int64_t q = rem / p.out_shape[d];
+    const std::int64_t i = rem - q * p.out_shape[d];
+    rem = q;
+    in += i * p.out_in_strides[d];
+    out += i * p.out_strides[d];
+  }
+  auto acc = s.identity();
+  for (std::int64_t k = 0; k < p.n_red; ++k) {
+    acc = s(acc, s.leaf(load<T>(in + k * p.red_strides[0])));
+    *reinterpret_cast<Out*>(out + k * p.out_red_stride) = s.finalize(acc);
+  }
+}
+
+template <class S>
+struct ScanLeaf {
+  S s;
+  NUMCU_HD typename S::Acc operator()(typename S::In x) const { return s.leaf(x); }
+};
+
+template <class S>
+struct ScanStore {
+  S s;
+  NUMCU_HD typename S::Out operator()(typename S::Acc a) const { return s.finalize(a); }
+};
+
+template <class S>
+void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
+  using T = typename S::In;
+  using Out = typename S::Out;
+  if (p.n_out == 0 || p.n_red == 0) return;
+  if (p.n_out == 1 && p.red_strides[0] == sizeof(T) && p.out_red_stride == sizeof(Out) &&
+      p.n_red > kReduceBlock) {
+    const auto in =
+        thrust::make_transform_iterator(reinterpret_cast<const T*>(p.in), ScanLeaf<S>{s});
+    const auto out =
+        thrust::make_transform_output_iterator(reinterpret_cast<Out*>(p.out), ScanStore<S>{s});
+    std::size_t bytes = 0;
+    NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, s, p.n_red, stream),
+                   "CUB scan (sizing)");
+    DeviceScratch temp(bytes, stream);
+    NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp.get(), bytes, in, out, s, p.n_red, stream),
+                   "CUB scan");
+    return;
+  }
+  scan_lines_kernel<S><<<reduce_grid(p.n_out), kReduceBlock, 0, stream>>>(s, p);
+  NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
+}
+
+}  // namespace
+}  // namespace kernels
+
+void scan_cuda(ScanOp op, DType dtype, const ReducePlan& plan, Stream stream) {
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    switch (op) {
+#define NUMCU_CASE(e, S) \
+  case ScanOp::e:        \
+    return kernels::launch_scan(reduce::S<T>{}, plan, static_cast<cudaStream_t>(stream));
+      NUMCU_SCAN_OPS(NUMCU_CASE)
+#undef NUMCU_CASE
+    }
+  });
+}
+
+}  // namespace numcu

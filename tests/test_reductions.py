@@ -1,0 +1,462 @@
+"""Reductions and scans: NumPy's results, for every dtype, axis form, layout and backend.
+
+Specification, with NumPy as the oracle:
+- sum, prod, mean, var, std, min, max, argmin, argmax, any, all, count_nonzero, nansum,
+  nanprod, nanmin, nanmax, nanmean, cumsum and cumprod on all 14 dtypes, with NumPy's result
+  dtypes (small integers sum to int64/uint64, float16 stays float16, mean of ints is float64);
+- axis None, int (negative too), tuple; keepdims; dtype=; out= (poisoned first);
+- 0-size, 0-d, one element, odd, 2-D, 3-D, transposed and negative-stride inputs;
+- host input reduced to one value gives a NumPy scalar, device input a 0-d numcu.ndarray;
+- empty reductions: identities, NaN means, NumPy's ValueError for min/max/argmin/argmax;
+- float32 sums of 10**8 elements no worse than NumPy's pairwise sum, and the same bits run to
+  run (gpu, slow).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import DTYPES, TOLERANCES, gpu_param, poisoned, random_array
+
+import numcu
+
+AxisError = getattr(np, "exceptions", np).AxisError
+
+REDUCTIONS = (
+    "sum",
+    "prod",
+    "mean",
+    "var",
+    "std",
+    "min",
+    "max",
+    "argmin",
+    "argmax",
+    "any",
+    "all",
+    "count_nonzero",
+    "nansum",
+    "nanprod",
+    "nanmin",
+    "nanmax",
+    "nanmean",
+)
+SCANS = ("cumsum", "cumprod")
+SINGLE_AXIS = ("argmin", "argmax")
+NO_IDENTITY = ("min", "max", "argmin", "argmax", "nanmin", "nanmax")
+NO_OUT = ("count_nonzero",)
+# Results that are sums of many terms: their tolerance grows with the terms' size.
+SUMMING = ("sum", "mean", "var", "std", "nansum", "nanmean", "cumsum")
+PRODUCTS = ("prod", "nanprod", "cumprod")
+
+
+def reference(name, a, **kwargs):
+    """NumPy's answer; its warnings (empty and all-NaN slices, overflow) are not errors here."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return getattr(np, name)(a, **kwargs)
+
+
+def data(rng, shape, dtype, name):
+    """Random data; products draw magnitudes near 1 so that float products stay finite."""
+    dtype = np.dtype(dtype)
+    if name in PRODUCTS and dtype.kind in "fc":
+        size = int(np.prod(shape))
+        mag = rng.uniform(0.7, 1.3, size) * rng.choice([-1.0, 1.0], size)
+        if dtype.kind == "c":
+            mag = mag * np.exp(1j * rng.uniform(0, 0.3, size))
+        return mag.reshape(shape).astype(dtype)
+    a = random_array(rng, shape, dtype)
+    if name in ("any", "all", "count_nonzero") and a.size > 2:
+        a.flat[rng.integers(0, a.size, a.size // 3)] = 0  # zeros matter to these three
+    return a
+
+
+def tolerance(name, a, expected):
+    """(rtol, atol) for comparing numcu's result with NumPy's on input `a`."""
+    expected = np.asarray(expected)
+    if expected.dtype.kind not in "fc":
+        return 0, 0
+    rtol, _ = TOLERANCES[expected.dtype]
+    eps = float(np.finfo(expected.dtype).eps)
+    atol = 0.0
+    if name in SUMMING and a.size:
+        # Different summation orders differ by a few roundings of the largest partial sums.
+        magnitudes = np.abs(a.astype(np.complex128))
+        finite = magnitudes[np.isfinite(magnitudes)]
+        big = float(finite.max()) if a.dtype.kind in "fc" and finite.size else 1.0
+        scale = big * big if name in ("var", "std") else big
+        atol = 4 * eps * scale * max(a.size, 1) ** 0.5 * 8
+    if name in PRODUCTS:
+        # NumPy rounds float16 products every step (numcu accumulates in float32), and complex
+        # products round differently with the order.
+        rtol = 2e-2 if expected.dtype == np.float16 else 10 * rtol
+    if name == "cumsum" and expected.dtype == np.float16:
+        rtol, atol = 2e-2, 0.5
+    return rtol, atol
+
+
+def check(result, expected, name, a, scalar_ok=True):
+    expected = np.asarray(expected)
+    if expected.ndim == 0 and scalar_ok:
+        assert isinstance(result, np.generic), f"expected a NumPy scalar, got {type(result)!r}"
+    result = np.asarray(result)
+    assert result.dtype == expected.dtype, f"dtype {result.dtype}, expected {expected.dtype}"
+    assert result.shape == expected.shape, f"shape {result.shape}, expected {expected.shape}"
+    rtol, atol = tolerance(name, a, expected)
+    if expected.dtype.kind in "fc":
+        np.testing.assert_allclose(result, expected, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(result, expected)
+
+
+def call(backend, name, a, **kwargs):
+    """numcu's `name` on `backend`; device results come back as NumPy (scalars as 0-d)."""
+    fn = getattr(numcu, name)
+    if backend == "numcu":
+        result = fn(numcu.asarray(a), **kwargs)
+        assert isinstance(result, numcu.ndarray), f"device input gave {type(result)!r}"
+        return result.get(), False
+    return fn(a, device=backend, **kwargs), True
+
+
+def run_case(backend, name, a, **kwargs):
+    expected = reference(name, a, **kwargs)
+    result, host = call(backend, name, a, **kwargs)
+    check(result, expected, name, a, scalar_ok=host)
+
+
+# --------------------------------------------------------------------------------------------
+# Every function on every dtype
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_dtypes(backend, rng, name, dtype):
+    a = data(rng, (5, 37), dtype, name)
+    run_case(backend, name, a)
+    run_case(backend, name, a, axis=0)
+    run_case(backend, name, a, axis=-1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("name", SCANS)
+def test_scan_dtypes(backend, rng, name, dtype):
+    a = data(rng, (4, 9), dtype, name)
+    for axis in (None, 0, -1):
+        expected = reference(name, a, axis=axis)
+        result, _ = call(backend, name, a, axis=axis)
+        check(result, expected, name, a)
+
+
+# --------------------------------------------------------------------------------------------
+# Axis forms and layouts (float64, int32 and complex64 cover the three arithmetic families)
+# --------------------------------------------------------------------------------------------
+
+LAYOUTS = {
+    "0d": ((), "c"),
+    "empty": ((0,), "c"),
+    "one": ((1,), "c"),
+    "odd": ((1001,), "c"),
+    "2d": ((6, 7), "c"),
+    "3d": ((3, 4, 5), "c"),
+    "transposed": ((6, 7), "T"),
+    "3d-transposed": ((3, 4, 5), "T"),
+    "negative": ((5, 9), "neg"),
+    "empty-2d": ((0, 3), "c"),
+}
+
+AXIS_FORMS = {
+    "none": {"axis": None},
+    "0": {"axis": 0},
+    "-1": {"axis": -1},
+    "tuple": {"axis": (0, -1)},
+    "keepdims": {"axis": 0, "keepdims": True},
+    "none-keepdims": {"axis": None, "keepdims": True},
+}
+
+
+def layout(rng, shape, kind, dtype, name):
+    if kind == "T":
+        return data(rng, shape[::-1], dtype, name).T
+    a = data(rng, shape, dtype, name)
+    if kind == "neg":
+        return a[::-1, ::-2]
+    return a
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "complex64"])
+@pytest.mark.parametrize("axis_form", list(AXIS_FORMS))
+@pytest.mark.parametrize("shape_name", list(LAYOUTS))
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_axes_and_layouts(backend, rng, name, shape_name, axis_form, dtype):
+    shape, kind = LAYOUTS[shape_name]
+    kwargs = dict(AXIS_FORMS[axis_form])
+    ndim = len(shape)
+    axis = kwargs["axis"]
+    if ndim == 0 and axis is not None:
+        pytest.skip("a 0-d array has no axis 0")
+    if isinstance(axis, tuple) and (ndim < 2 or name in SINGLE_AXIS):
+        pytest.skip("tuple axes need 2-D, and argmin/argmax take one axis")
+    a = layout(rng, shape, kind, dtype, name)
+    try:
+        expected = reference(name, a, **kwargs)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=f"numcu.{name}: .*(empty|no identity)"):
+            call(backend, name, a, **kwargs)
+        assert "empty" in str(exc) or "identity" in str(exc)
+        return
+    result, host = call(backend, name, a, **kwargs)
+    check(result, expected, name, a, scalar_ok=host)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@pytest.mark.parametrize("shape_name", ["0d", "empty", "odd", "3d", "3d-transposed", "negative"])
+@pytest.mark.parametrize("name", SCANS)
+def test_scan_layouts(backend, rng, name, shape_name, axis):
+    shape, kind = LAYOUTS[shape_name]
+    if axis is not None and not -len(shape) <= axis < len(shape):
+        pytest.skip("axis out of range for this shape")
+    a = layout(rng, shape, kind, "float64", name)
+    expected = reference(name, a, axis=axis)
+    result, _ = call(backend, name, a, axis=axis)
+    check(result, expected, name, a)
+
+
+# --------------------------------------------------------------------------------------------
+# NaN, dtype= and out=
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex128"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sum",
+        "min",
+        "max",
+        "argmin",
+        "argmax",
+        "nansum",
+        "nanprod",
+        "nanmin",
+        "nanmax",
+        "nanmean",
+        "mean",
+    ],
+)
+def test_nan(backend, rng, name, dtype):
+    a = data(rng, (6, 9), dtype, name)
+    a[1, 3] = np.nan
+    a[4, ::2] = np.nan
+    a[2, :] = np.nan  # an all-NaN row
+    run_case(backend, name, a)
+    run_case(backend, name, a, axis=1)
+    run_case(backend, name, a, axis=0)
+
+
+@pytest.mark.parametrize(
+    "name, dtype, requested",
+    [
+        ("sum", "int8", "int8"),
+        ("sum", "float64", "float32"),
+        ("sum", "uint16", "float64"),
+        ("sum", "float16", "float32"),
+        ("prod", "int16", "int32"),
+        ("mean", "int32", "float32"),
+        ("mean", "float32", "float64"),
+        ("nansum", "float32", "float64"),
+        ("var", "int64", "float32"),
+        ("cumsum", "int8", "int16"),
+        ("cumprod", "float32", "float64"),
+    ],
+)
+def test_dtype_argument(backend, rng, name, dtype, requested):
+    a = data(rng, (5, 11), dtype, name)
+    for axis in (None, 0):
+        expected = reference(name, a, axis=axis, dtype=requested)
+        result, host = call(backend, name, a, axis=axis, dtype=requested)
+        check(result, expected, name, a, scalar_ok=host and name not in SCANS)
+
+
+@pytest.mark.parametrize(
+    "name, out_dtype",
+    [
+        ("sum", "float64"),
+        ("sum", "float32"),
+        ("mean", "float64"),
+        ("min", "float64"),
+        ("argmax", "int64"),
+        ("all", "bool"),
+        ("std", "float64"),
+        ("cumsum", "float64"),
+    ],
+)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_out(backend, rng, name, out_dtype, keepdims):
+    a = data(rng, (7, 5), "float64", name)
+    kwargs = {"axis": 0}
+    if name not in SCANS:
+        kwargs["keepdims"] = keepdims
+    elif keepdims:
+        pytest.skip("scans have no keepdims")
+    expected = reference(name, a, **kwargs).astype(out_dtype)
+    out = poisoned(expected.shape, out_dtype, expected)
+    if backend == "numcu":
+        out_dev = numcu.asarray(out)
+        result = getattr(numcu, name)(numcu.asarray(a), out=out_dev, **kwargs)
+        assert result is out_dev
+        got = out_dev.get()
+    else:
+        result = getattr(numcu, name)(a, out=out, device=backend, **kwargs)
+        assert result is out
+        got = out
+    check(got, expected, name, a, scalar_ok=False)
+
+
+def test_out_of_a_full_reduction_is_0d(rng):
+    a = random_array(rng, (10,), "float32")
+    out = poisoned((), "float32")
+    assert numcu.sum(a, out=out, device="cpu") is out
+    np.testing.assert_allclose(out, np.sum(a), rtol=1e-6)
+
+
+def test_python_scalars_and_lists():
+    assert numcu.sum(3, device="cpu") == 3
+    assert numcu.sum([1.5, 2.5], device="cpu") == 4.0
+    assert numcu.argmax([[1, 5], [7, 2]], device="cpu") == 2
+
+
+def test_input_not_modified(rng):
+    a = random_array(rng, (9, 4), "float32")
+    copy = a.copy()
+    numcu.var(a, axis=0, device="cpu")
+    numcu.cumsum(a, device="cpu")
+    np.testing.assert_array_equal(a, copy)
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "argmax", "cumsum"])
+def test_axis_out_of_range(name):
+    with pytest.raises(AxisError, match=f"numcu.{name}: axis 2 is out of bounds"):
+        getattr(numcu, name)(np.ones((2, 3)), axis=2, device="cpu")
+    with pytest.raises(AxisError, match=f"numcu.{name}"):
+        getattr(numcu, name)(np.ones((2, 3)), axis=-3, device="cpu")
+
+
+def test_axis_errors():
+    with pytest.raises(ValueError, match="numcu.sum: duplicate value in 'axis'"):
+        numcu.sum(np.ones((2, 3)), axis=(1, -1), device="cpu")
+    with pytest.raises(TypeError, match="numcu.argmax: axis must be an integer or None"):
+        numcu.argmax(np.ones((2, 3)), axis=(0, 1), device="cpu")
+    with pytest.raises(TypeError, match="numcu.sum: axis must be"):
+        numcu.sum(np.ones((2, 3)), axis=1.5, device="cpu")
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("min", "zero-size array to reduction operation minimum which has no identity"),
+        ("max", "zero-size array to reduction operation maximum which has no identity"),
+        ("nanmax", "zero-size array to reduction operation fmax which has no identity"),
+        ("argmin", "attempt to get argmin of an empty sequence"),
+        ("argmax", "attempt to get argmax of an empty sequence"),
+    ],
+)
+def test_empty_without_identity(name, message):
+    with pytest.raises(ValueError, match=f"numcu.{name}: {message}"):
+        getattr(numcu, name)(np.ones((0,), np.float32), device="cpu")
+    with pytest.raises(ValueError, match=f"numcu.{name}: "):
+        getattr(numcu, name)(np.ones((0, 3), np.float32), axis=0, device="cpu")
+    # reducing a non-empty axis of an empty array is fine: nothing to reduce into
+    assert getattr(numcu, name)(np.ones((0, 3), np.float32), axis=1, device="cpu").shape == (0,)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "argmax", "cumsum"])
+def test_unsupported_dtype(name):
+    with pytest.raises(TypeError, match=f"numcu.{name}: unsupported dtype"):
+        getattr(numcu, name)(np.array(["a", "b"]), device="cpu")
+    with pytest.raises(TypeError, match=f"numcu.{name}: unsupported dtype"):
+        getattr(numcu, name)(np.array([1, 2, 3], dtype="datetime64[s]"), device="cpu")
+
+
+def test_unsupported_dtype_argument():
+    with pytest.raises(TypeError, match="numcu.sum: unsupported dtype"):
+        numcu.sum(np.ones(3), dtype="U3", device="cpu")
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "argmax", "mean", "cumsum"])
+def test_out_shape_mismatch(name):
+    with pytest.raises(ValueError, match=f"numcu.{name}: out has shape \\(2,\\) but the result"):
+        getattr(numcu, name)(np.ones((3, 4)), axis=0, out=np.zeros(2), device="cpu")
+
+
+def test_readonly_out():
+    out = np.zeros(4)
+    out.flags.writeable = False
+    with pytest.raises((ValueError, TypeError), match="numcu.sum"):
+        numcu.sum(np.ones((3, 4)), axis=0, out=out, device="cpu")
+
+
+@pytest.mark.skipif(numcu.cuda.is_available(), reason="needs a machine without a GPU")
+def test_cuda_requested_without_gpu():
+    with pytest.raises(numcu.cuda.CUDAUnavailableError, match="numcu.sum"):
+        numcu.sum(np.ones(3), device="cuda")
+
+
+# --------------------------------------------------------------------------------------------
+# Device arrays from every producer, accuracy and determinism
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16", "complex64"])
+def test_sum_of_device_array(producer, rng, dtype):
+    a = random_array(rng, (1000, 3), dtype)
+    x = producer.from_numpy(a)
+    total = numcu.sum(x)
+    assert isinstance(total, numcu.ndarray) and total.shape == ()
+    check(total.get(), np.sum(a), "sum", a, scalar_ok=False)
+    columns = numcu.sum(x, axis=0)
+    check(columns.get(), np.sum(a, axis=0), "sum", a, scalar_ok=False)
+
+
+@pytest.mark.gpu
+def test_device_scalar_result_without_sync(rng):
+    a = random_array(rng, (1 << 20,), "float32")
+    x = numcu.asarray(a)
+    results = [numcu.sum(x) for _ in range(10)]
+    bits = {r.get().tobytes() for r in results}
+    assert len(bits) == 1
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_float32_sum_accuracy_1e8():
+    rng = np.random.default_rng(12345)
+    a = rng.random(10**8, dtype=np.float32)
+    exact = np.sum(a, dtype=np.float64)
+    numpy_error = abs(float(np.sum(a)) - exact)
+    result = numcu.sum(numcu.asarray(a)).get()
+    error = abs(float(result) - exact)
+    assert error <= max(numpy_error, float(np.spacing(np.float32(exact)))), (error, numpy_error)
+
+
+@pytest.mark.parametrize("backend_name", ["cpu", gpu_param("cuda"), gpu_param("numcu")])
+def test_deterministic(rng, backend_name):
+    a = random_array(rng, (1 << 16, 3), "float32")
+    first = [
+        np.asarray(call(backend_name, "sum", a, **kw)[0]).tobytes()
+        for kw in ({}, {"axis": 0}, {"axis": 1})
+    ]
+    again = [
+        np.asarray(call(backend_name, "sum", a, **kw)[0]).tobytes()
+        for kw in ({}, {"axis": 0}, {"axis": 1})
+    ]
+    assert first == again
