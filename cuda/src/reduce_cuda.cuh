@@ -238,7 +238,12 @@ void run_cub(const R& r, const ReducePlan& p, cudaStream_t stream, Run&& run) {
   if (!direct) launch_strided(reduce::make_combine(r), accumulator_plan(p, acc, 1), stream);
 }
 
-template <class R>
+// Which paths an operation compiles: CUB's kernels are large, so only the reductions users run
+// over long rows most (sum, prod, mean, min, max) get the segmented reduce; the others take
+// numcu's kernel for partial reductions.
+enum class Paths { all, no_segmented, strided_only };
+
+template <class R, Paths P = Paths::all>
 void launch_reduce(R r, const ReducePlan& p, cudaStream_t stream) {
   using T = typename R::In;
   constexpr std::int64_t item = sizeof(T);
@@ -251,18 +256,20 @@ void launch_reduce(R r, const ReducePlan& p, cudaStream_t stream) {
     });
     return;
   }
-  if (rows_contiguous && p.out_ndim == 1 && p.n_red >= kMinSegment && p.out_in_strides[0] > 0 &&
-      p.out_in_strides[0] % item == 0) {
-    const std::int64_t row = p.out_in_strides[0] / item;
-    r.p.index_base_stride = row;
-    const auto begin =
-        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowBegin{row});
-    const auto end = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                                     RowEnd{row, p.n_red});
-    run_cub(r, p, stream, [&](void* temp, std::size_t& bytes, typename R::Acc* acc) {
-      return cub::DeviceSegmentedReduce::Reduce(temp, bytes, leaf_iterator(r, p.in), acc, p.n_out,
-                                                begin, end, r, r.identity(), stream);
-    });
+  if (P == Paths::all && rows_contiguous && p.out_ndim == 1 && p.n_red >= kMinSegment &&
+      p.out_in_strides[0] > 0 && p.out_in_strides[0] % item == 0) {
+    if constexpr (P == Paths::all) {
+      const std::int64_t row = p.out_in_strides[0] / item;
+      r.p.index_base_stride = row;
+      const auto begin =
+          thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowBegin{row});
+      const auto end = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                       RowEnd{row, p.n_red});
+      run_cub(r, p, stream, [&](void* temp, std::size_t& bytes, typename R::Acc* acc) {
+        return cub::DeviceSegmentedReduce::Reduce(temp, bytes, leaf_iterator(r, p.in), acc, p.n_out,
+                                                  begin, end, r, r.identity(), stream);
+      });
+    }
     return;
   }
   launch_strided(r, p, stream);
@@ -276,7 +283,7 @@ void launch_reduce_strided_only(const R& r, const ReducePlan& p, cudaStream_t st
   launch_strided(r, p, stream);
 }
 
-template <template <class> class R, bool StridedOnly = false>
+template <template <class> class R, Paths P = Paths::all>
 void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
                      const ReduceParams& params, Stream stream) {
   visit_dtype(dtype, [&](auto tag) {
@@ -284,10 +291,10 @@ void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
     if constexpr (R<T>::template supports<T>) {
       R<T> r;
       r.p = params;
-      if constexpr (StridedOnly) {
+      if constexpr (P == Paths::strided_only) {
         launch_reduce_strided_only(r, plan, static_cast<cudaStream_t>(stream));
       } else {
-        launch_reduce(r, plan, static_cast<cudaStream_t>(stream));
+        launch_reduce<R<T>, P>(r, plan, static_cast<cudaStream_t>(stream));
       }
     } else {
       throw_type_error(std::string("numcu.") + name + ": no loop for dtype " + dtype_name(dtype));

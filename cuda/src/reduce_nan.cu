@@ -1,8 +1,8 @@
 #include "reduce_cuda.cuh"
 
-NUMCU_DEFINE_REDUCE_CUDA(nansum, NanSum)
-NUMCU_DEFINE_REDUCE_CUDA(nanprod, NanProd)
-NUMCU_DEFINE_REDUCE_CUDA(nanmean, NanMean)
-NUMCU_DEFINE_REDUCE_CUDA(nanmin, NanMin)
-NUMCU_DEFINE_REDUCE_CUDA(nanmax, NanMax)
-NUMCU_DEFINE_REDUCE_CUDA(sqdev, SqDev, true)
+NUMCU_DEFINE_REDUCE_CUDA(nansum, NanSum, kernels::Paths::no_segmented)
+NUMCU_DEFINE_REDUCE_CUDA(nanprod, NanProd, kernels::Paths::no_segmented)
+NUMCU_DEFINE_REDUCE_CUDA(nanmean, NanMean, kernels::Paths::no_segmented)
+NUMCU_DEFINE_REDUCE_CUDA(nanmin, NanMin, kernels::Paths::no_segmented)
+NUMCU_DEFINE_REDUCE_CUDA(nanmax, NanMax, kernels::Paths::no_segmented)
+NUMCU_DEFINE_REDUCE_CUDA(sqdev, SqDev, kernels::Paths::strided_only)
