@@ -64,7 +64,13 @@ ArrayView index_view(const ArrayView& v, py::handle key) {
       ++d;
     } else if (PyIndex_Check(o) && !PyBool_Check(o)) {
       py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(o));
-      if (!index) throw py::error_already_set();
+      if (!index) {  // arrays have an __index__ slot that refuses all but one element
+        PyErr_Clear();
+        index_error(
+            "numcu.ndarray: only integers, slices (':'), ellipsis ('...') and None are valid "
+            "indices (advanced indexing with arrays is not supported), not " +
+            std::string(Py_TYPE(o)->tp_name));
+      }
       std::int64_t i = index.cast<std::int64_t>();
       if (i < 0) i += v.shape[d];
       if (i < 0 || i >= v.shape[d]) {

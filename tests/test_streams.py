@@ -43,7 +43,8 @@ def test_stream_argument_kinds(kind, rng):
     if kind == "numcu":
         stream = numcu.cuda.Stream()
     elif kind == "int":
-        stream = numcu.cuda.Stream().ptr
+        owner = numcu.cuda.Stream()  # the handle is valid while its Stream lives
+        stream = owner.ptr
     elif kind == "cupy":
         stream = import_or_skip("cupy").cuda.Stream(non_blocking=True)
     elif kind == "torch":
@@ -60,6 +61,8 @@ def test_stream_argument_kinds(kind, rng):
     r = numcu.add(da, 2.0, stream=stream)
 
     assert_matches(r.get(), a + 2.0)
+    if kind == "int":
+        del owner
 
 
 def test_arrays_used_on_another_stream_are_ordered(rng):
