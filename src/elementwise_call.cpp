@@ -358,6 +358,9 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
 
+  finish_streams(ex, all, 3,
+                 py::isinstance<NdArray>(result) ? result.cast<const NdArray&>().allocation().get()
+                                                 : nullptr);
   // Like NumPy, a 0-d host result comes back as a NumPy scalar.
   if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];

@@ -87,13 +87,13 @@ Exec place(const char* fname, const Operand* const* operands, int count,
     ex.device = device;
     ex.stream = req.has_stream ? req.stream : cuda::current_stream();
     // Arrays last used on another stream: this stream waits for that work, and the arrays
-    // are this stream's from now on (later work and their release are ordered after ours).
+    // move to this stream when it can be their home (see finish_streams for the others).
     for (int i = 0; i < count; ++i) {
       const Operand* x = operands[i];
       if (x == nullptr || !x->allocation || x->allocation->stream() == ex.stream) continue;
       cuda::activate(device);
       cuda::stream_wait(ex.stream, x->allocation->stream());
-      x->allocation->set_stream(ex.stream);
+      if (home_stream(ex.stream) == ex.stream) x->allocation->set_stream(ex.stream);
     }
     return ex;
   }
@@ -114,6 +114,18 @@ Exec place(const char* fname, const Operand* const* operands, int count,
     ex.stream = req.has_stream ? req.stream : cuda::current_stream();
   }
   return ex;
+}
+
+void finish_streams(const Exec& ex, const Operand* const* operands, int count,
+                    const DeviceAllocation* result) {
+  if (!ex.gpu) return;
+  auto hand_back = [&](const DeviceAllocation* a) {
+    if (a != nullptr && a->stream() != ex.stream) cuda::stream_wait(a->stream(), ex.stream);
+  };
+  for (int i = 0; i < count; ++i) {
+    if (operands[i] != nullptr) hand_back(operands[i]->allocation.get());
+  }
+  hand_back(result);
 }
 
 }  // namespace numcu::python

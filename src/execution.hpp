@@ -64,4 +64,10 @@ bool is_dense(const ArrayView& v);
 Exec place(const char* fname, const Operand* const* operands, int count,
            const DeviceRequest& req);
 
+// After an operation's work is queued on ex.stream: arrays whose home is another stream (the
+// work ran on a stream numcu does not own) get that stream ordered after the work, so that
+// their later use and release wait for it. `result` is a new array's allocation, or null.
+void finish_streams(const Exec& ex, const Operand* const* operands, int count,
+                    const DeviceAllocation* result);
+
 }  // namespace numcu::python

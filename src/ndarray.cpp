@@ -49,7 +49,10 @@ NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int dev
   std::copy(shape, shape + ndim, v.shape);
   dense_strides(dtype, ndim, shape, like, v.strides);
   const std::size_t bytes = static_cast<std::size_t>(v.size()) * itemsize(dtype);
-  a.allocation_ = std::make_shared<DeviceAllocation>(bytes, device, stream);
+  const Stream home = home_stream(stream);
+  a.allocation_ = std::make_shared<DeviceAllocation>(bytes, device, home);
+  // Memory allocated on the home stream is ready for work on `stream` once that waits for it.
+  if (home != stream) cuda::stream_wait(stream, home);
   v.data = a.allocation_->data();
   return a;
 }

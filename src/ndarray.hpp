@@ -18,6 +18,11 @@ namespace py = pybind11;
 // numcu does not own (the legacy default stream, other libraries' streams).
 std::shared_ptr<void> stream_keeper(Stream stream);
 
+// The stream numcu arrays used on `stream` call home: `stream` itself when numcu can keep it
+// alive (its own streams, the legacy default stream), else the legacy default stream, because
+// another library may destroy its stream while numcu memory is still to be freed on it.
+Stream home_stream(Stream stream);
+
 // Device memory numcu allocated; returned to the pool, stream-ordered, when the last array
 // using it goes.
 class DeviceAllocation {

@@ -368,6 +368,10 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
     finish(scratch, ex, kept, res, fname);
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
+  finish_streams(ex, operands, 2,
+                 py::isinstance<NdArray>(dest.result)
+                     ? dest.result.cast<const NdArray&>().allocation().get()
+                     : nullptr);
   // Like NumPy, a 0-d host result is a NumPy scalar.
   if (!has_out && rndim == 0 && !py::isinstance<NdArray>(dest.result)) {
     return dest.result[py::tuple()];
@@ -433,6 +437,10 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
     finish(scratch, ex, dest.view, res, fname);
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
+  finish_streams(ex, operands, 2,
+                 py::isinstance<NdArray>(dest.result)
+                     ? dest.result.cast<const NdArray&>().allocation().get()
+                     : nullptr);
   return dest.result;
 }
 

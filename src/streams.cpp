@@ -92,6 +92,10 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
   return owner;
 }
 
+Stream home_stream(Stream stream) {
+  return stream == nullptr || stream_keeper(stream) ? stream : nullptr;
+}
+
 void bind_streams(py::module_& c) {
   py::class_<PyEvent, std::shared_ptr<PyEvent>>(c, "Event", R"doc(
 A CUDA event: mark a point in a stream, wait for it, time between two.
