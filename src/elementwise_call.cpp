@@ -236,8 +236,11 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
 
   // dtypes: promote the inputs (a condition stays apart), then the ufunc's loop for them.
   const int first = info.condition_first ? 1 : 0;
-  Typed promoted{in[first].view.dtype, in[first].weak};
-  for (int i = first + 1; i < nin; ++i) promoted = promote(promoted, {in[i].view.dtype, in[i].weak});
+  auto typed = [&](const Operand& x) {
+    return Typed{info.loop_per_input ? ufunc_loop_dtype(op, x.view.dtype) : x.view.dtype, x.weak};
+  };
+  Typed promoted = typed(in[first]);
+  for (int i = first + 1; i < nin; ++i) promoted = promote(promoted, typed(in[i]));
   const DType loop = ufunc_loop_dtype(op, promoted.dtype);
   if (!ufunc_supports(op, loop)) {
     if (op == Ufunc::subtract && loop == DType::bool_) {

@@ -6,11 +6,11 @@ UfuncInfo ufunc_info(Ufunc op) {
   switch (op) {
 #define NUMCU_CASE(e, F, group) \
   case Ufunc::e:                \
-    return UfuncInfo{F::name, F::arity, F::condition_first};
+    return UfuncInfo{F::name, F::arity, F::condition_first, F::loop_per_input};
     NUMCU_UFUNCS(NUMCU_CASE)
 #undef NUMCU_CASE
   }
-  return UfuncInfo{"?", 0, false};
+  return UfuncInfo{"?", 0, false, false};
 }
 
 DType ufunc_loop_dtype(Ufunc op, DType promoted) {

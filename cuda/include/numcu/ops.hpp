@@ -22,6 +22,7 @@
 
 #if NUMCU_WITH_CUDA
 #include <cuda/std/cmath>
+#include <cuda/std/limits>
 #else
 #include <cmath>
 #endif
@@ -121,6 +122,10 @@ inline DType as_inexact(DType d) { return is_inexact(d) ? d : promote_types(d, D
 // Loops on the promoted dtype itself, writing it.
 struct SameLoop {
   static constexpr bool condition_first = false;
+  // NumPy picks the first loop every input casts to safely: for the float functions that is
+  // each input's smallest float, promoted (int8 with uint8 runs on float16, not on
+  // float32 as int16 would), for the others the promoted dtype's loop.
+  static constexpr bool loop_per_input = false;
   static DType loop_dtype(DType d) { return d; }
   template <class T>
   using out_t = T;
@@ -131,6 +136,7 @@ struct IntLoop : SameLoop {
 };
 // Float functions: integers run on the smallest float that holds them.
 struct FloatLoop : SameLoop {
+  static constexpr bool loop_per_input = true;
   static DType loop_dtype(DType d) { return as_inexact(d); }
 };
 // Comparisons and predicates: any dtype in, bool out.
@@ -316,9 +322,36 @@ struct Power : IntLoop {
         base = static_cast<wrap_t<T>>(base * base);
       }
       return static_cast<T>(result);
+    } else if constexpr (is_complex_v<T>) {
+      return complex_power(a, b);
     } else {
       return m::pow(a, b);
     }
+  }
+
+  // NumPy's complex power: exact for small integer exponents; 0 to a power with a positive real
+  // part is 0, to any other power NaN.
+  template <class T>
+  NUMCU_HD static T complex_power(T a, T b) {
+    using V = typename T::value_type;
+    if (b.real() == V(0) && b.imag() == V(0)) return T(1);
+    if (a.real() == V(0) && a.imag() == V(0)) {
+      if (b.real() > V(0)) return T(0);
+      const V nan = m::numeric_limits<V>::quiet_NaN();
+      return T(nan, nan);
+    }
+    if (b.imag() == V(0) && b.real() > V(-100) && b.real() < V(100)) {
+      const int n = static_cast<int>(b.real());
+      if (static_cast<V>(n) == b.real()) {
+        T result(1), base = a;
+        for (unsigned e = static_cast<unsigned>(n < 0 ? -n : n); e != 0; e >>= 1) {
+          if (e & 1u) result = result * base;
+          base = base * base;
+        }
+        return n < 0 ? T(1) / result : result;
+      }
+    }
+    return m::pow(a, b);
   }
 };
 
@@ -889,6 +922,7 @@ struct UfuncInfo {
   const char* name;  // NumPy's name ("div" for NumCu's div)
   int arity;
   bool condition_first;
+  bool loop_per_input;  // map each input through ufunc_loop_dtype before promoting
 };
 UfuncInfo ufunc_info(Ufunc op);
 // The dtype the loop runs on for inputs promoted to `promoted`.
