@@ -9,19 +9,9 @@ from ._load import load_core
 
 _core = load_core()
 
-# NumPy's elementwise functions, by NumPy's names (the bindings in _core generate them from
-# numcu's one list of ufuncs).
-UFUNCS = (
-    "absolute", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
-    "arctanh", "bitwise_and", "bitwise_or", "bitwise_xor", "cbrt", "ceil", "copysign", "cos",
-    "cosh", "deg2rad", "divide", "equal", "exp", "exp2", "expm1", "floor", "floor_divide",
-    "fmax", "fmin", "greater", "greater_equal", "hypot", "invert", "isfinite", "isinf", "isnan",
-    "left_shift", "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply",
-    "negative", "not_equal", "positive", "power", "rad2deg", "reciprocal", "remainder",
-    "right_shift", "rint", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan",
-    "tanh", "trunc",
-)  # fmt: skip
+# NumPy's elementwise functions by NumPy's names, as _core binds them from numcu's one list of
+# ufuncs (ops.hpp's NUMCU_UFUNCS).
+UFUNCS = _core.ufuncs
 globals().update({name: getattr(_core, name) for name in UFUNCS})
 
 __version__ = _core.__version__
@@ -47,7 +37,7 @@ def asnumpy(a):
     return numpy.asarray(a)
 
 
-__all__ = [  # noqa: PLE0604
+__all__ = [
     *UFUNCS,
     "asarray",
     "asnumpy",

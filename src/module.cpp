@@ -380,6 +380,13 @@ PYBIND11_MODULE(_core, m) {
   }
   NUMCU_UFUNCS(NUMCU_DEF)
 #undef NUMCU_DEF
+  // The names numcu/__init__.py re-exports: NumPy's one- and two-input ufuncs numcu binds.
+  py::list ufunc_names;
+#define NUMCU_NAME(e, F, group) \
+  if (F::arity < 3 && Ufunc::e != Ufunc::div_default) ufunc_names.append(F::name);
+  NUMCU_UFUNCS(NUMCU_NAME)
+#undef NUMCU_NAME
+  m.attr("ufuncs") = py::tuple(ufunc_names);
   def_selection(m);
 
   m.def(

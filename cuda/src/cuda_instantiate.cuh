@@ -24,19 +24,20 @@ void launch_cast(DType from, const ElementwisePlan<2>& plan, Stream stream) {
 
 }  // namespace numcu
 
-#define NUMCU_DEFINE_UFUNC_CUDA(e, F, kinds)                                               \
-  void numcu::ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,        \
-                             const OpParams& params, Stream stream) {                      \
-    run_loop<F>(loop, plan, params,                                                        \
-                ::numcu::kernels::Runner<kinds>{static_cast<cudaStream_t>(stream)});       \
+#define NUMCU_DEFINE_UFUNC_CUDA(e, F, kinds)                                         \
+  void numcu::ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,  \
+                             const OpParams& params, Stream stream) {                \
+    run_loop<F>(loop, plan, params,                                                  \
+                ::numcu::kernels::Runner<kinds>{static_cast<cudaStream_t>(stream)}); \
   }
-// Hot arithmetic gets every kernel variant; the rest the lean set (see Variants).
+// Hot arithmetic (add, subtract, multiply, divide, maximum, minimum, fmax, fmin) gets every kernel
+// variant; the rest, comparisons included, the lean set (see Variants), which keeps the module small.
 #define NUMCU_DEFINE_UFUNC_CUDA_FULL(e, F) \
   NUMCU_DEFINE_UFUNC_CUDA(e, F, ::numcu::kernels::Variants::full)
 #define NUMCU_DEFINE_UFUNC_CUDA_LEAN(e, F) \
   NUMCU_DEFINE_UFUNC_CUDA(e, F, ::numcu::kernels::Variants::lean)
 
-#define NUMCU_DEFINE_CAST_CUDA(e, T)                                                          \
+#define NUMCU_DEFINE_CAST_CUDA(e, T)                                                        \
   void numcu::cast_cuda_to_##e(DType from, const ElementwisePlan<2>& plan, Stream stream) { \
-    launch_cast<T>(from, plan, stream);                                                       \
+    launch_cast<T>(from, plan, stream);                                                     \
   }

@@ -1,5 +1,5 @@
 // CUDA kernels of the ufunc group "compare" (see NUMCU_UFUNCS).
-#define NUMCU_IN_GROUP_compare NUMCU_DEFINE_UFUNC_CUDA_FULL
+#define NUMCU_IN_GROUP_compare NUMCU_DEFINE_UFUNC_CUDA_LEAN
 
 #include "cuda_instantiate.cuh"
 

@@ -6,8 +6,8 @@ namespace numcu {
 template <int N>
 void ufunc_cpu(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params) {
   switch (op) {
-#define NUMCU_CASE(e, F, group)                                          \
-  case Ufunc::e:                                                         \
+#define NUMCU_CASE(e, F, group)                                                \
+  case Ufunc::e:                                                               \
     if constexpr (F::arity + 1 == N) return ufunc_cpu_##e(loop, plan, params); \
     break;
     NUMCU_UFUNCS(NUMCU_CASE)

@@ -8,8 +8,8 @@ template <int N>
 void ufunc_cuda(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params,
                 Stream stream) {
   switch (op) {
-#define NUMCU_CASE(e, F, group)                                                          \
-  case Ufunc::e:                                                                         \
+#define NUMCU_CASE(e, F, group)                                                         \
+  case Ufunc::e:                                                                        \
     if constexpr (F::arity + 1 == N) return ufunc_cuda_##e(loop, plan, params, stream); \
     break;
     NUMCU_UFUNCS(NUMCU_CASE)

@@ -12,10 +12,10 @@
 
 namespace numcu {
 
-#define NUMCU_DECLARE_UFUNC(e, F, group)                                                    \
-  void ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,                 \
-                     const OpParams& params);                                                \
-  void ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,                \
+#define NUMCU_DECLARE_UFUNC(e, F, group)                                     \
+  void ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,  \
+                     const OpParams& params);                                \
+  void ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan, \
                       const OpParams& params, Stream stream);
 NUMCU_UFUNCS(NUMCU_DECLARE_UFUNC)
 #undef NUMCU_DECLARE_UFUNC
@@ -30,8 +30,7 @@ void run_loop(DType loop, const ElementwisePlan<F::arity + 1>& plan, const OpPar
       runner.template run<F, typename F::template out_t<T>, ops::input_t<F, T, I>...>(
           ops::make_op<F>(params), plan);
     } else {
-      throw_type_error(std::string("numcu.") + F::name + ": no loop for dtype " +
-                       dtype_name(loop));
+      throw_type_error(std::string("numcu.") + F::name + ": no loop for dtype " + dtype_name(loop));
     }
   });
 }
@@ -90,8 +89,8 @@ void run_loop(DType loop, const ElementwisePlan<F::arity + 1>& plan, const OpPar
 #define NUMCU_IN_GROUP_trig(e, F)
 #endif
 
-#define NUMCU_DEFINE_UFUNC_CPU(e, F)                                                          \
-  void numcu::ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,           \
-                            const OpParams& params) {                                         \
-    run_loop<F>(loop, plan, params, ::numcu::cpu::Runner{});                                 \
+#define NUMCU_DEFINE_UFUNC_CPU(e, F)                                               \
+  void numcu::ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan, \
+                            const OpParams& params) {                              \
+    run_loop<F>(loop, plan, params, ::numcu::cpu::Runner{});                       \
   }

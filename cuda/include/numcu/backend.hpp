@@ -19,7 +19,7 @@ template <int N>
 void ufunc_cuda(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params,
                 Stream stream);
 
-#define NUMCU_EXTERN_UFUNC_BACKENDS(N)                                                          \
+#define NUMCU_EXTERN_UFUNC_BACKENDS(N)                                                         \
   extern template void ufunc_cpu<N>(Ufunc, DType, const ElementwisePlan<N>&, const OpParams&); \
   extern template void ufunc_cuda<N>(Ufunc, DType, const ElementwisePlan<N>&, const OpParams&, \
                                      Stream);

@@ -67,7 +67,8 @@ __device__ __forceinline__ T load_one(const ContiguousArgs<N>& a, int i, std::in
 
 // Whole vectors only: the kernel below leaves the last n % V elements to one thread.
 template <int V, class Op, class Out, class... In, std::size_t... I>
-__device__ __forceinline__ void contiguous_tile(const Op& op, const ContiguousArgs<1 + sizeof...(In)>& a,
+__device__ __forceinline__ void contiguous_tile(const Op& op,
+                                                const ContiguousArgs<1 + sizeof...(In)>& a,
                                                 std::int64_t first_vec, std::int64_t nvec,
                                                 std::index_sequence<I...>) {
   constexpr int U = unroll_for<V>();
@@ -75,7 +76,8 @@ __device__ __forceinline__ void contiguous_tile(const Op& op, const ContiguousAr
 #pragma unroll
   for (int u = 0; u < U; ++u) {
     const std::int64_t c = first_vec + u * kBlock;
-    if (c < nvec) in[u] = cuda::std::make_tuple(load_vec<In, V>(a, static_cast<int>(I) + 1, c * V)...);
+    if (c < nvec)
+      in[u] = cuda::std::make_tuple(load_vec<In, V>(a, static_cast<int>(I) + 1, c * V)...);
   }
 #pragma unroll
   for (int u = 0; u < U; ++u) {
@@ -124,7 +126,8 @@ __device__ __forceinline__ T strided_load(const ElementwisePlan<N>& p, int i, st
 template <class Op, class Out, class... In, std::size_t... I>
 __device__ __forceinline__ void strided_element(const Op& op,
                                                 const ElementwisePlan<1 + sizeof...(In)>& p,
-                                                const std::int64_t* off, std::index_sequence<I...>) {
+                                                const std::int64_t* off,
+                                                std::index_sequence<I...>) {
   *reinterpret_cast<Out*>(p.data[0] + off[0]) = convert<Out>(
       op(convert<compute_t<In>>(strided_load<In>(p, static_cast<int>(I) + 1, off[I + 1]))...));
 }
@@ -169,7 +172,8 @@ constexpr int kTileRows = 32;
 constexpr int kTileThreadRows = kBlock / kTileCols;
 
 template <class Op, class Out, class... In>
-__global__ void __launch_bounds__(kBlock) tiled2d_kernel(Op op, ElementwisePlan<1 + sizeof...(In)> p) {
+__global__ void __launch_bounds__(kBlock)
+    tiled2d_kernel(Op op, ElementwisePlan<1 + sizeof...(In)> p) {
   constexpr int N = 1 + sizeof...(In);
   const std::int64_t rows = p.shape[0], cols = p.shape[1];
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * kTileCols + threadIdx.x;

@@ -63,7 +63,7 @@ template <class T>
 using real_t = typename real_of<T>::type;
 
 template <class T>
-inline constexpr bool is_signed_int_v = is_integer_v<T> && std::is_signed_v<T>;
+inline constexpr bool is_signed_int_v = is_integer_v<T>&& std::is_signed_v<T>;
 template <class T>
 inline constexpr bool is_real_v = !is_complex_v<T>;
 template <class T>
@@ -501,16 +501,16 @@ struct Fmin : SameLoop {
 // ---------------------------------------------------------------------------------------------
 // Comparisons and logic: every dtype, bool out.
 
-#define NUMCU_COMPARISON(Name, fname, expr)            \
-  struct Name : Predicate {                            \
-    static constexpr const char* name = fname;         \
-    static constexpr int arity = 2;                    \
-    template <class T>                                 \
-    static constexpr bool supports = true;             \
-    template <class T>                                 \
-    NUMCU_HD bool operator()(T a, T b) const {         \
-      return expr;                                     \
-    }                                                  \
+#define NUMCU_COMPARISON(Name, fname, expr)    \
+  struct Name : Predicate {                    \
+    static constexpr const char* name = fname; \
+    static constexpr int arity = 2;            \
+    template <class T>                         \
+    static constexpr bool supports = true;     \
+    template <class T>                         \
+    NUMCU_HD bool operator()(T a, T b) const { \
+      return expr;                             \
+    }                                          \
   };
 NUMCU_COMPARISON(Equal, "equal", a == b)
 NUMCU_COMPARISON(NotEqual, "not_equal", a != b)
@@ -600,16 +600,16 @@ struct SignBit : Predicate {
 // ---------------------------------------------------------------------------------------------
 // Bitwise: bool and integers.
 
-#define NUMCU_BITWISE(Name, fname, op)                              \
-  struct Name : SameLoop {                                          \
-    static constexpr const char* name = fname;                      \
-    static constexpr int arity = 2;                                 \
-    template <class T>                                              \
-    static constexpr bool supports = is_int_or_bool_v<T>;           \
-    template <class T>                                              \
-    NUMCU_HD T operator()(T a, T b) const {                         \
-      return static_cast<T>(a op b);                                \
-    }                                                               \
+#define NUMCU_BITWISE(Name, fname, op)                    \
+  struct Name : SameLoop {                                \
+    static constexpr const char* name = fname;            \
+    static constexpr int arity = 2;                       \
+    template <class T>                                    \
+    static constexpr bool supports = is_int_or_bool_v<T>; \
+    template <class T>                                    \
+    NUMCU_HD T operator()(T a, T b) const {               \
+      return static_cast<T>(a op b);                      \
+    }                                                     \
   };
 NUMCU_BITWISE(BitwiseAnd, "bitwise_and", &)
 NUMCU_BITWISE(BitwiseOr, "bitwise_or", |)
@@ -666,26 +666,25 @@ struct RightShift : IntLoop {
 // Float functions: integers run on the smallest float that holds them. `Complex` says whether
 // NumPy has complex loops.
 
-#define NUMCU_FLOAT_UNARY(Name, fname, with_complex, real_expr, complex_expr)  \
-  struct Name : FloatLoop {                                                   \
-    static constexpr const char* name = fname;                                \
-    static constexpr int arity = 1;                                           \
-    template <class T>                                                        \
-    static constexpr bool supports =                                          \
-        is_floating_v<T> || ((with_complex) && is_complex_v<T>);              \
-    template <class T>                                                        \
-    NUMCU_HD T operator()(T a) const {                                        \
-      if constexpr (is_complex_v<T>) {                                        \
-        using V = typename T::value_type;                                     \
-        (void)V(0);                                                           \
-        return complex_expr;                                                  \
-      } else {                                                                \
-        return real_expr;                                                     \
-      }                                                                       \
-    }                                                                         \
+#define NUMCU_FLOAT_UNARY(Name, fname, with_complex, real_expr, complex_expr)                 \
+  struct Name : FloatLoop {                                                                   \
+    static constexpr const char* name = fname;                                                \
+    static constexpr int arity = 1;                                                           \
+    template <class T>                                                                        \
+    static constexpr bool supports = is_floating_v<T> || ((with_complex) && is_complex_v<T>); \
+    template <class T>                                                                        \
+    NUMCU_HD T operator()(T a) const {                                                        \
+      if constexpr (is_complex_v<T>) {                                                        \
+        using V = typename T::value_type;                                                     \
+        (void)V(0);                                                                           \
+        return complex_expr;                                                                  \
+      } else {                                                                                \
+        return real_expr;                                                                     \
+      }                                                                                       \
+    }                                                                                         \
   };
 
-// ln 2 and 1 / ln 10 in the compute type.
+// ln 2 in the complex value type, pi/180 and 180/pi in the compute type.
 #define NUMCU_LN2 V(0.693147180559945309417232121458176568)
 #define NUMCU_PI_OVER_180 T(0.0174532925199432957692369076848861271)
 #define NUMCU_180_OVER_PI T(57.2957795130823208767981548141051703)
@@ -720,36 +719,36 @@ NUMCU_FLOAT_UNARY(Rint, "rint", true, m::rint(a), T(m::rint(a.real()), m::rint(a
 #undef NUMCU_FLOAT_UNARY
 
 // floor, ceil and trunc keep integers as they are (NumPy 2.3+), and have no complex loop.
-#define NUMCU_ROUNDING(Name, fname, fn)           \
-  struct Name : SameLoop {                        \
-    static constexpr const char* name = fname;    \
-    static constexpr int arity = 1;               \
-    template <class T>                            \
+#define NUMCU_ROUNDING(Name, fname, fn)            \
+  struct Name : SameLoop {                         \
+    static constexpr const char* name = fname;     \
+    static constexpr int arity = 1;                \
+    template <class T>                             \
     static constexpr bool supports = is_real_v<T>; \
-    template <class T>                            \
-    NUMCU_HD T operator()(T a) const {            \
-      if constexpr (std::is_integral_v<T>) {      \
-        return a;                                 \
-      } else {                                    \
-        return m::fn(a);                          \
-      }                                           \
-    }                                             \
+    template <class T>                             \
+    NUMCU_HD T operator()(T a) const {             \
+      if constexpr (std::is_integral_v<T>) {       \
+        return a;                                  \
+      } else {                                     \
+        return m::fn(a);                           \
+      }                                            \
+    }                                              \
   };
 NUMCU_ROUNDING(Floor, "floor", floor)
 NUMCU_ROUNDING(Ceil, "ceil", ceil)
 NUMCU_ROUNDING(Trunc, "trunc", trunc)
 #undef NUMCU_ROUNDING
 
-#define NUMCU_FLOAT_BINARY(Name, fname, expr)     \
-  struct Name : FloatLoop {                       \
-    static constexpr const char* name = fname;    \
-    static constexpr int arity = 2;               \
-    template <class T>                            \
+#define NUMCU_FLOAT_BINARY(Name, fname, expr)          \
+  struct Name : FloatLoop {                            \
+    static constexpr const char* name = fname;         \
+    static constexpr int arity = 2;                    \
+    template <class T>                                 \
     static constexpr bool supports = is_floating_v<T>; \
-    template <class T>                            \
-    NUMCU_HD T operator()(T a, T b) const {       \
-      return expr;                                \
-    }                                             \
+    template <class T>                                 \
+    NUMCU_HD T operator()(T a, T b) const {            \
+      return expr;                                     \
+    }                                                  \
   };
 NUMCU_FLOAT_BINARY(Arctan2, "arctan2", m::atan2(a, b))
 NUMCU_FLOAT_BINARY(Hypot, "hypot", m::hypot(a, b))
@@ -832,81 +831,81 @@ F make_op(const OpParams& params) {
 // X(enumerator, functor, group): every ufunc numcu has a loop for. `group` names the source
 // file that instantiates its kernels (ufunc_<group>.cu; the CPU files take several groups each):
 // groups of similar cost, so that the cores of a small machine build in parallel.
-#define NUMCU_UNARY_OPS(X)                      \
-  X(negative, ::numcu::ops::Negative, arith)    \
-  X(positive, ::numcu::ops::Positive, arith)    \
-  X(absolute, ::numcu::ops::Absolute, arith)    \
-  X(sign, ::numcu::ops::Sign, arith)            \
-  X(reciprocal, ::numcu::ops::Reciprocal, arith) \
-  X(square, ::numcu::ops::Square, arith)        \
-  X(sqrt, ::numcu::ops::Sqrt, exp)              \
-  X(cbrt, ::numcu::ops::Cbrt, exp)              \
+#define NUMCU_UNARY_OPS(X)                        \
+  X(negative, ::numcu::ops::Negative, arith)      \
+  X(positive, ::numcu::ops::Positive, arith)      \
+  X(absolute, ::numcu::ops::Absolute, arith)      \
+  X(sign, ::numcu::ops::Sign, arith)              \
+  X(reciprocal, ::numcu::ops::Reciprocal, arith)  \
+  X(square, ::numcu::ops::Square, arith)          \
+  X(sqrt, ::numcu::ops::Sqrt, exp)                \
+  X(cbrt, ::numcu::ops::Cbrt, exp)                \
   X(logical_not, ::numcu::ops::LogicalNot, logic) \
-  X(invert, ::numcu::ops::Invert, logic)        \
-  X(exp, ::numcu::ops::Exp, exp)                \
-  X(exp2, ::numcu::ops::Exp2, exp)              \
-  X(expm1, ::numcu::ops::Expm1, exp)            \
-  X(log, ::numcu::ops::Log, log)                \
-  X(log2, ::numcu::ops::Log2, log)              \
-  X(log10, ::numcu::ops::Log10, log)            \
-  X(log1p, ::numcu::ops::Log1p, log)            \
-  X(sin, ::numcu::ops::Sin, trig)               \
-  X(cos, ::numcu::ops::Cos, trig)               \
-  X(tan, ::numcu::ops::Tan, trig)               \
-  X(arcsin, ::numcu::ops::Arcsin, atrig)        \
-  X(arccos, ::numcu::ops::Arccos, atrig)        \
-  X(arctan, ::numcu::ops::Arctan, atrig)        \
-  X(sinh, ::numcu::ops::Sinh, hyp)              \
-  X(cosh, ::numcu::ops::Cosh, hyp)              \
-  X(tanh, ::numcu::ops::Tanh, hyp)              \
-  X(arcsinh, ::numcu::ops::Arcsinh, hyp)       \
-  X(arccosh, ::numcu::ops::Arccosh, hyp)       \
-  X(arctanh, ::numcu::ops::Arctanh, hyp)       \
-  X(deg2rad, ::numcu::ops::Deg2rad, round)      \
-  X(rad2deg, ::numcu::ops::Rad2deg, round)      \
-  X(floor, ::numcu::ops::Floor, round)          \
-  X(ceil, ::numcu::ops::Ceil, round)            \
-  X(trunc, ::numcu::ops::Trunc, round)          \
-  X(rint, ::numcu::ops::Rint, round)            \
-  X(isnan, ::numcu::ops::IsNan, logic)          \
-  X(isinf, ::numcu::ops::IsInf, logic)          \
-  X(isfinite, ::numcu::ops::IsFinite, logic)    \
+  X(invert, ::numcu::ops::Invert, logic)          \
+  X(exp, ::numcu::ops::Exp, exp)                  \
+  X(exp2, ::numcu::ops::Exp2, exp)                \
+  X(expm1, ::numcu::ops::Expm1, exp)              \
+  X(log, ::numcu::ops::Log, log)                  \
+  X(log2, ::numcu::ops::Log2, log)                \
+  X(log10, ::numcu::ops::Log10, log)              \
+  X(log1p, ::numcu::ops::Log1p, log)              \
+  X(sin, ::numcu::ops::Sin, trig)                 \
+  X(cos, ::numcu::ops::Cos, trig)                 \
+  X(tan, ::numcu::ops::Tan, trig)                 \
+  X(arcsin, ::numcu::ops::Arcsin, atrig)          \
+  X(arccos, ::numcu::ops::Arccos, atrig)          \
+  X(arctan, ::numcu::ops::Arctan, atrig)          \
+  X(sinh, ::numcu::ops::Sinh, hyp)                \
+  X(cosh, ::numcu::ops::Cosh, hyp)                \
+  X(tanh, ::numcu::ops::Tanh, hyp)                \
+  X(arcsinh, ::numcu::ops::Arcsinh, hyp)          \
+  X(arccosh, ::numcu::ops::Arccosh, hyp)          \
+  X(arctanh, ::numcu::ops::Arctanh, hyp)          \
+  X(deg2rad, ::numcu::ops::Deg2rad, round)        \
+  X(rad2deg, ::numcu::ops::Rad2deg, round)        \
+  X(floor, ::numcu::ops::Floor, round)            \
+  X(ceil, ::numcu::ops::Ceil, round)              \
+  X(trunc, ::numcu::ops::Trunc, round)            \
+  X(rint, ::numcu::ops::Rint, round)              \
+  X(isnan, ::numcu::ops::IsNan, logic)            \
+  X(isinf, ::numcu::ops::IsInf, logic)            \
+  X(isfinite, ::numcu::ops::IsFinite, logic)      \
   X(signbit, ::numcu::ops::SignBit, logic)
 
-#define NUMCU_BINARY_OPS(X)                            \
-  X(add, ::numcu::ops::Add, addsub)                       \
-  X(subtract, ::numcu::ops::Subtract, addsub)        \
-  X(multiply, ::numcu::ops::Multiply, muldiv)        \
-  X(divide, ::numcu::ops::Divide, muldiv)              \
-  X(div_default, ::numcu::ops::DivDefault, muldiv)     \
-  X(floor_divide, ::numcu::ops::FloorDivide, intdiv)   \
-  X(remainder, ::numcu::ops::Remainder, intdiv)        \
+#define NUMCU_BINARY_OPS(X)                             \
+  X(add, ::numcu::ops::Add, addsub)                     \
+  X(subtract, ::numcu::ops::Subtract, addsub)           \
+  X(multiply, ::numcu::ops::Multiply, muldiv)           \
+  X(divide, ::numcu::ops::Divide, muldiv)               \
+  X(div_default, ::numcu::ops::DivDefault, muldiv)      \
+  X(floor_divide, ::numcu::ops::FloorDivide, intdiv)    \
+  X(remainder, ::numcu::ops::Remainder, intdiv)         \
   X(power, ::numcu::ops::Power, intdiv)                 \
-  X(maximum, ::numcu::ops::Maximum, minmax)            \
-  X(minimum, ::numcu::ops::Minimum, minmax)            \
-  X(fmax, ::numcu::ops::Fmax, minmax)                  \
-  X(fmin, ::numcu::ops::Fmin, minmax)                  \
-  X(equal, ::numcu::ops::Equal, compare)               \
-  X(not_equal, ::numcu::ops::NotEqual, compare)        \
-  X(less, ::numcu::ops::Less, compare)                 \
-  X(less_equal, ::numcu::ops::LessEqual, compare)      \
-  X(greater, ::numcu::ops::Greater, compare)           \
+  X(maximum, ::numcu::ops::Maximum, minmax)             \
+  X(minimum, ::numcu::ops::Minimum, minmax)             \
+  X(fmax, ::numcu::ops::Fmax, minmax)                   \
+  X(fmin, ::numcu::ops::Fmin, minmax)                   \
+  X(equal, ::numcu::ops::Equal, compare)                \
+  X(not_equal, ::numcu::ops::NotEqual, compare)         \
+  X(less, ::numcu::ops::Less, compare)                  \
+  X(less_equal, ::numcu::ops::LessEqual, compare)       \
+  X(greater, ::numcu::ops::Greater, compare)            \
   X(greater_equal, ::numcu::ops::GreaterEqual, compare) \
-  X(logical_and, ::numcu::ops::LogicalAnd, logic)      \
-  X(logical_or, ::numcu::ops::LogicalOr, logic)        \
-  X(logical_xor, ::numcu::ops::LogicalXor, logic)      \
-  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic)      \
-  X(bitwise_or, ::numcu::ops::BitwiseOr, logic)        \
-  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic)      \
-  X(left_shift, ::numcu::ops::LeftShift, logic)        \
-  X(right_shift, ::numcu::ops::RightShift, logic)      \
-  X(logaddexp, ::numcu::ops::Logaddexp, log)           \
-  X(arctan2, ::numcu::ops::Arctan2, atrig)             \
-  X(hypot, ::numcu::ops::Hypot, trig)                  \
+  X(logical_and, ::numcu::ops::LogicalAnd, logic)       \
+  X(logical_or, ::numcu::ops::LogicalOr, logic)         \
+  X(logical_xor, ::numcu::ops::LogicalXor, logic)       \
+  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic)       \
+  X(bitwise_or, ::numcu::ops::BitwiseOr, logic)         \
+  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic)       \
+  X(left_shift, ::numcu::ops::LeftShift, logic)         \
+  X(right_shift, ::numcu::ops::RightShift, logic)       \
+  X(logaddexp, ::numcu::ops::Logaddexp, log)            \
+  X(arctan2, ::numcu::ops::Arctan2, atrig)              \
+  X(hypot, ::numcu::ops::Hypot, trig)                   \
   X(copysign, ::numcu::ops::Copysign, round)
 
-#define NUMCU_TERNARY_OPS(X)             \
-  X(where, ::numcu::ops::Where, select)  \
+#define NUMCU_TERNARY_OPS(X)            \
+  X(where, ::numcu::ops::Where, select) \
   X(clip, ::numcu::ops::Clip, select)
 
 #define NUMCU_UFUNCS(X) NUMCU_UNARY_OPS(X) NUMCU_BINARY_OPS(X) NUMCU_TERNARY_OPS(X)
