@@ -11,13 +11,17 @@ from ._load import load_core
 
 _core = load_core()
 
+# NumPy's elementwise functions by NumPy's names, as _core binds them from numcu's one list of
+# ufuncs (ops.hpp's NUMCU_UFUNCS).
+UFUNCS = _core.ufuncs
+globals().update({name: getattr(_core, name) for name in UFUNCS})
+
 __version__ = _core.__version__
-add = _core.add
-subtract = _core.subtract
-multiply = _core.multiply
-divide = _core.divide
 mul = _core.mul
 div = _core.div
+where = _core.where
+clip = _core.clip
+astype = _core.astype
 ndarray = _core.ndarray
 asarray = _core.asarray
 from_dlpack = _core.from_dlpack
@@ -67,21 +71,22 @@ def asnumpy(a):
 
 
 __all__ = [
-    "add",
+    *UFUNCS,
     "all",
     "any",
     "argmax",
     "argmin",
     "asarray",
     "asnumpy",
+    "astype",
     "build_info",
+    "clip",
     "cmake_prefix",
     "count_nonzero",
     "cuda",
     "cumprod",
     "cumsum",
     "div",
-    "divide",
     "dtypes",
     "empty",
     "from_dlpack",
@@ -91,7 +96,6 @@ __all__ = [
     "mean",
     "min",
     "mul",
-    "multiply",
     "nanmax",
     "nanmean",
     "nanmin",
@@ -101,8 +105,8 @@ __all__ = [
     "ones",
     "prod",
     "std",
-    "subtract",
     "sum",
     "var",
+    "where",
     "zeros",
 ]

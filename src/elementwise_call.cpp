@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "execution.hpp"
 #include "intake.hpp"
@@ -22,20 +23,35 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Plan: dtypes and shapes.
 
+// A dtype with NEP 50's weakness: Python scalars are "weak".
+struct Typed {
+  DType dtype;
+  bool weak;
+};
+
 // NumPy 2's promotion with NEP 50: a Python scalar ("weak") takes the other operand's dtype
 // when that dtype can hold its kind, so int8 + 3 stays int8 and float32 + 2.5 stays float32.
-DType result_type(const Operand& a, const Operand& b) {
-  if (a.weak == b.weak) return promote_types(a.view.dtype, b.view.dtype);
-  const DType weak = a.weak ? a.view.dtype : b.view.dtype;
-  const DType strong = a.weak ? b.view.dtype : a.view.dtype;
+Typed promote(Typed a, Typed b) {
+  if (a.weak == b.weak) return {promote_types(a.dtype, b.dtype), a.weak};
+  const DType weak = a.weak ? a.dtype : b.dtype;
+  const DType strong = a.weak ? b.dtype : a.dtype;
   const char wk = dtype_kind(weak), sk = dtype_kind(strong);
   const bool strong_integral = sk == 'b' || sk == 'i' || sk == 'u';
-  if (wk == 'i' || wk == 'u') return sk == 'b' ? weak : strong;
-  if (wk == 'f') return strong_integral ? DType::float64 : strong;
-  // complex
-  if (strong_integral) return DType::complex128;
-  if (sk == 'f') return strong == DType::float64 ? DType::complex128 : DType::complex64;
-  return strong;
+  DType r;
+  if (wk == 'b') {
+    r = strong;
+  } else if (wk == 'i' || wk == 'u') {
+    r = sk == 'b' ? weak : strong;
+  } else if (wk == 'f') {
+    r = strong_integral ? DType::float64 : strong;
+  } else if (strong_integral) {  // complex
+    r = DType::complex128;
+  } else if (sk == 'f') {
+    r = strong == DType::float64 ? DType::complex128 : DType::complex64;
+  } else {
+    r = strong;
+  }
+  return {r, false};
 }
 
 // NumPy 2 refuses a Python integer that its integer result dtype cannot hold.
@@ -90,22 +106,6 @@ bool broadcast_into(Shape& acc, const ArrayView& v) {
 }  // namespace
 
 // -----------------------------------------------------------------------------------------------
-
-const char* binary_fname(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::add:
-      return "numcu.add";
-    case BinaryOp::subtract:
-      return "numcu.subtract";
-    case BinaryOp::multiply:
-      return "numcu.multiply";
-    case BinaryOp::divide:
-      return "numcu.divide";
-    case BinaryOp::div_default:
-      return "numcu.div";
-  }
-  return "numcu";
-}
 
 Stream stream_from_python(py::handle stream, const char* fname) {
   py::object handle;
@@ -201,38 +201,98 @@ void copy_into(const ArrayView& dst, const ArrayView& src, Stream stream, const 
   run_cast(ex, dst, src, fname);
 }
 
-py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out_obj,
-                       const DeviceRequest& req, const OpParams& params) {
-  const char* fname = binary_fname(op);
-  Operand in[2] = {intake(x1, fname), intake(x2, fname)};
+namespace {
+
+// Whether any element of an integer array is negative: the exponents of an integer power. The
+// values are gathered as int64 on the backend and scanned on the host (on the GPU that is a
+// synchronising round trip, paid only by integer power).
+bool any_negative(const Exec& ex, Scratch& scratch, const ArrayView& v, const char* fname) {
+  if (v.size() == 0) return false;
+  const ArrayView dense = dense_view(scratch, ex, DType::int64, v.ndim, v.shape, &v);
+  run_cast(ex, dense, v, fname);
+  const std::size_t bytes = static_cast<std::size_t>(v.size()) * sizeof(std::int64_t);
+  const std::int64_t* values = reinterpret_cast<const std::int64_t*>(dense.data);
+  if (ex.gpu) {
+    char* host = scratch.allocate_host(bytes);
+    cuda::copy_async(host, dense.data, bytes, ex.stream);
+    cuda::synchronize(ex.stream);
+    values = reinterpret_cast<const std::int64_t*>(host);
+  }
+  return std::any_of(values, values + v.size(), [](std::int64_t e) { return e < 0; });
+}
+
+std::string shapes_str(const Operand* in, int nin) {
+  std::string s;
+  for (int i = 0; i < nin; ++i) {
+    if (i > 0) s += " ";
+    s += shape_str(in[i].view.shape, in[i].view.ndim);
+  }
+  return s;
+}
+
+std::string dtypes_str(const Operand* in, int nin) {
+  std::string s;
+  for (int i = 0; i < nin; ++i) {
+    if (i > 0) s += ", ";
+    s += dtype_name(in[i].view.dtype);
+  }
+  return s;
+}
+
+}  // namespace
+
+py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::handle out_obj,
+                      const DeviceRequest& req, const OpParams& params) {
+  const UfuncInfo info = ufunc_info(op);
+  const std::string fname_str = std::string("numcu.") + info.name;
+  const char* fname = fname_str.c_str();
+  const int nin = static_cast<int>(inputs.size());
+  if (nin != info.arity || nin < 1 || nin > 3) {
+    throw_type_error(fname_str + ": takes " + std::to_string(info.arity) + " inputs, not " +
+                     std::to_string(nin));
+  }
+  Operand in[3];
+  for (int i = 0; i < nin; ++i) {
+    in[i] = intake(inputs.begin()[i], fname);  // Operand's move keeps a scalar's view valid
+  }
   const bool has_out = !out_obj.is_none();
   Operand out;
   if (has_out) out = intake(out_obj, fname, Role::output);
 
-  // dtypes
-  const DType loop = binary_loop_dtype(op, result_type(in[0], in[1]));
-  if (!binary_supports(op, loop)) {
-    if (op == BinaryOp::subtract && loop == DType::bool_) {
-      throw_type_error(std::string(fname) +
+  // dtypes: promote the inputs (a condition stays apart), then the ufunc's loop for them.
+  const int first = info.condition_first ? 1 : 0;
+  auto typed = [&](const Operand& x) {
+    return Typed{info.loop_per_input ? ufunc_loop_dtype(op, x.view.dtype) : x.view.dtype, x.weak};
+  };
+  Typed promoted = typed(in[first]);
+  for (int i = first + 1; i < nin; ++i) promoted = promote(promoted, typed(in[i]));
+  const DType loop = ufunc_loop_dtype(op, promoted.dtype);
+  if (!ufunc_supports(op, loop)) {
+    if (op == Ufunc::subtract && loop == DType::bool_) {
+      throw_type_error(fname_str +
                        ": boolean subtract is not supported (dtype bool); use "
                        "numcu.logical_xor or the ^ operator instead");
     }
-    throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop));
+    throw_type_error(fname_str + ": no loop for dtype " + dtype_name(loop) + " (inputs: " +
+                     dtypes_str(in, nin) + ")");
   }
-  for (const Operand& x : in) check_weak_int(x, loop, fname);
-  if (has_out && !can_cast_same_kind(loop, out.view.dtype)) {
-    throw_type_error(std::string(fname) + ": cannot cast the result from " + dtype_name(loop) +
+  DType in_dtype[3];
+  for (int i = 0; i < nin; ++i) {
+    in_dtype[i] = i < first ? DType::bool_ : loop;
+    if (i >= first) check_weak_int(in[i], loop, fname);
+  }
+  const DType out_dtype = ufunc_out_dtype(op, loop);
+  if (has_out && !can_cast_same_kind(out_dtype, out.view.dtype)) {
+    throw_type_error(fname_str + ": cannot cast the result from " + dtype_name(out_dtype) +
                      " to " + dtype_name(out.view.dtype) + " (casting='same_kind')");
   }
 
   // shape
   Shape shape;
-  for (const Operand& x : in) {
-    if (!broadcast_into(shape, x.view)) {
-      throw_value_error(std::string(fname) +
-                        ": operands could not be broadcast together with shapes " +
-                        shape_str(in[0].view.shape, in[0].view.ndim) + " " +
-                        shape_str(in[1].view.shape, in[1].view.ndim));
+  for (int i = 0; i < nin; ++i) {
+    if (!broadcast_into(shape, in[i].view)) {
+      throw_value_error(fname_str + ": operands could not be broadcast together with shapes " +
+                        shapes_str(in, nin));
     }
   }
   if (has_out) {
@@ -240,30 +300,33 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     const bool ok = broadcast_into(with_out, out.view) && with_out.ndim == out.view.ndim &&
                     std::equal(out.view.shape, out.view.shape + out.view.ndim, with_out.dims);
     if (!ok) {
-      throw_value_error(std::string(fname) + ": out has shape " +
-                        shape_str(out.view.shape, out.view.ndim) + " but the result has shape " +
-                        shape_str(shape.dims, shape.ndim));
+      throw_value_error(fname_str + ": out has shape " + shape_str(out.view.shape, out.view.ndim) +
+                        " but the result has shape " + shape_str(shape.dims, shape.ndim));
     }
     shape = with_out;
   }
 
   // placement
-  const Operand* all[3] = {&in[0], &in[1], has_out ? &out : nullptr};
-  const Exec ex = place(fname, all, 3, req);
+  const Operand* all[4] = {nullptr, nullptr, nullptr, nullptr};
+  for (int i = 0; i < nin; ++i) all[i] = &in[i];
+  all[nin] = has_out ? &out : nullptr;
+  const Exec ex = place(fname, all, nin + 1, req);
   if (ex.gpu) cuda::activate(ex.device);
 
   Scratch scratch;
-  ArrayView views[3];
-  bool is_scalar[3] = {false, false, false};
-  alignas(16) unsigned char values[3][16] = {};
+  ArrayView views[4];
+  bool is_scalar[4] = {false, false, false, false};
+  alignas(16) unsigned char values[4][16] = {};
   const ArrayView* like = nullptr;
-  for (int i = 0; i < 2; ++i) {
+  bool device_input = false;
+  for (int i = 0; i < nin; ++i) {
     const Operand& x = in[i];
     ArrayView& v = views[i + 1];
+    device_input = device_input || x.kind == Operand::Kind::device;
     if (x.kind != Operand::Kind::device && x.view.ndim == 0) {
       // Host scalars travel by value as kernel arguments, converted here to the loop dtype.
       ArrayView dst;
-      dst.dtype = loop;
+      dst.dtype = in_dtype[i];
       dst.data = reinterpret_cast<char*>(values[i + 1]);
       v = dst;
       run_cast(Exec{}, dst, x.view, fname);
@@ -273,12 +336,31 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     v = x.view;
     if (ex.gpu && x.kind == Operand::Kind::host) v = upload(scratch, ex, v);
     if (x.has_producer_stream) cuda::stream_wait(ex.stream, x.producer_stream);
-    if (v.dtype != loop) {
-      const ArrayView cast = dense_view(scratch, ex, loop, v.ndim, v.shape, &v);
+    if (v.dtype != in_dtype[i]) {
+      const ArrayView cast = dense_view(scratch, ex, in_dtype[i], v.ndim, v.shape, &v);
       run_cast(ex, cast, v, fname);
       v = cast;
     }
     if (like == nullptr && v.ndim == shape.ndim) like = &v;
+  }
+
+  // NumPy refuses negative integer exponents rather than return garbage.
+  if (op == Ufunc::power && dtype_kind(loop) == 'i') {
+    const ArrayView& e = views[2];
+    const bool negative =
+        is_scalar[2] ? visit_dtype(loop, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          if constexpr (std::is_integral_v<T>) {
+            T value;
+            std::memcpy(&value, values[2], sizeof(T));
+            return value < T(0);
+          }
+          return false;
+        })
+                     : any_negative(ex, scratch, e, fname);
+    if (negative) {
+      throw_value_error(fname_str + ": integers to negative integer powers are not allowed");
+    }
   }
 
   // output
@@ -292,50 +374,66 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     final_view = out.view;
     if (out.has_producer_stream) cuda::stream_wait(ex.stream, out.producer_stream);
     const bool same_side = !ex.gpu || out.kind == Operand::Kind::device;
-    if (same_side && out.view.dtype == loop) {
+    if (same_side && out.view.dtype == out_dtype) {
       res = out.view;
     } else {
-      res = dense_view(scratch, ex, loop, shape.ndim, shape.dims, &out.view);
+      res = dense_view(scratch, ex, out_dtype, shape.ndim, shape.dims, &out.view);
       download = ex.gpu && out.kind == Operand::Kind::host;
       finish_cast = true;
     }
-  } else if (ex.gpu && (in[0].kind == Operand::Kind::device || in[1].kind == Operand::Kind::device)) {
-    NdArray a = NdArray::empty(loop, shape.ndim, shape.dims, ex.device, ex.stream, like);
+  } else if (ex.gpu && device_input) {
+    NdArray a = NdArray::empty(out_dtype, shape.ndim, shape.dims, ex.device, ex.stream, like);
     res = a.view();
     result = py::cast(std::move(a));
   } else {
     std::int64_t strides[kMaxDims];
-    dense_strides(loop, shape.ndim, shape.dims, like, strides);
-    result = numpy_empty(loop, shape.ndim, shape.dims, strides);
+    dense_strides(out_dtype, shape.ndim, shape.dims, like, strides);
+    result = numpy_empty(out_dtype, shape.ndim, shape.dims, strides);
     ArrayView host;
-    host.dtype = loop;
+    host.dtype = out_dtype;
     host.ndim = shape.ndim;
     std::copy(shape.dims, shape.dims + shape.ndim, host.shape);
     std::copy(strides, strides + shape.ndim, host.strides);
     host.data = static_cast<char*>(py::array(result).mutable_data());
     final_view = host;
     if (ex.gpu) {
-      res = dense_view(scratch, ex, loop, shape.ndim, shape.dims, &host);
+      res = dense_view(scratch, ex, out_dtype, shape.ndim, shape.dims, &host);
       download = true;
     } else {
       res = host;
     }
   }
 
-  const ArrayView* plan_views[3] = {&views[0], &views[1], &views[2]};
-  const void* plan_values[3] = {values[0], values[1], values[2]};
-  const ElementwisePlan<3> plan = make_plan<3>(plan_views, is_scalar, plan_values, fname);
-  {
+  // One plan type per operand count; the rest of the call is the same for all.
+  auto run = [&](auto operands) {
+    constexpr int N = decltype(operands)::value;
+    const ArrayView* plan_views[N];
+    const void* plan_values[N];
+    for (int i = 0; i < N; ++i) {
+      plan_views[i] = &views[i];
+      plan_values[i] = values[i];
+    }
+    const ElementwisePlan<N> plan = make_plan<N>(plan_views, is_scalar, plan_values, fname);
     py::gil_scoped_release release;
     if (ex.gpu) {
-      binary_cuda(op, loop, plan, params, ex.stream);
+      ufunc_cuda<N>(op, loop, plan, params, ex.stream);
     } else {
-      binary_cpu(op, loop, plan, params);
+      ufunc_cpu<N>(op, loop, plan, params);
     }
+  };
+  if (nin == 1) {
+    run(std::integral_constant<int, 2>{});
+  } else if (nin == 2) {
+    run(std::integral_constant<int, 3>{});
+  } else {
+    run(std::integral_constant<int, 4>{});
+  }
+  {
+    py::gil_scoped_release release;
     if (download) {
       // The device result has the final view's layout when that is dense, so it comes down in
       // one copy; otherwise through a host buffer and a host-side cast.
-      if (final_view.dtype == loop && is_dense(final_view) &&
+      if (final_view.dtype == out_dtype && is_dense(final_view) &&
           std::equal(final_view.strides, final_view.strides + final_view.ndim, res.strides)) {
         const ByteSpan span = byte_span(final_view);
         cuda::copy_async(final_view.data + span.lo, res.data + byte_span(res).lo,
@@ -358,12 +456,42 @@ py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
 
-  finish_streams(ex, all, 3,
+  finish_streams(ex, all, nin + 1,
                  py::isinstance<NdArray>(result) ? result.cast<const NdArray&>().allocation().get()
                                                  : nullptr);
   // Like NumPy, a 0-d host result comes back as a NumPy scalar.
   if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];
+  }
+  return result;
+}
+
+py::object astype(py::handle obj, py::handle dtype_obj) {
+  const char* fname = "numcu.astype";
+  Operand x = intake(obj, fname);
+  const DType want = dtype_from_python(dtype_obj, fname);
+  if (x.kind == Operand::Kind::device) {
+    cuda::activate(x.view.device);
+    const Stream stream = x.allocation ? x.allocation->stream() : cuda::current_stream();
+    if (x.has_producer_stream) cuda::stream_wait(stream, x.producer_stream);
+    NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, x.view.device, stream, &x.view);
+    copy_into(a.view(), x.view, stream, fname);
+    return py::cast(std::move(a));
+  }
+  // Host data is cast on the host: a cast is one pass over memory, cheaper than the trip to a
+  // GPU and back.
+  std::int64_t strides[kMaxDims];
+  dense_strides(want, x.view.ndim, x.view.shape, &x.view, strides);
+  py::object result = numpy_empty(want, x.view.ndim, x.view.shape, strides);
+  ArrayView dst;
+  dst.dtype = want;
+  dst.ndim = x.view.ndim;
+  std::copy(x.view.shape, x.view.shape + x.view.ndim, dst.shape);
+  std::copy(strides, strides + x.view.ndim, dst.strides);
+  dst.data = static_cast<char*>(py::array(result).mutable_data());
+  {
+    py::gil_scoped_release release;
+    run_cast(Exec{}, dst, x.view, fname);
   }
   return result;
 }

@@ -4,6 +4,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <initializer_list>
+
 #include "numcu/array_view.hpp"
 #include "numcu/backend.hpp"
 #include "numcu/ops.hpp"
@@ -30,8 +32,14 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
 // PyTorch's (.cuda_stream) streams.
 Stream stream_from_python(py::handle stream, const char* fname);
 
-py::object binary_call(BinaryOp op, py::handle x1, py::handle x2, py::handle out,
-                       const DeviceRequest& request, const OpParams& params);
+// out = op(inputs...) with NumPy's semantics: intake, dtypes (NEP 50 promotion, then the
+// ufunc's loop), broadcasting, placement, input casts, one kernel, and the result back.
+py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::handle out,
+                      const DeviceRequest& request, const OpParams& params = {});
+
+// numcu.astype: `obj` converted to `dtype` (any pair of dtypes, unsafe casting as NumPy's
+// astype), on the side where it is: a NumPy array for host data, a numcu.ndarray for device data.
+py::object astype(py::handle obj, py::handle dtype);
 
 // dst = src (with a dtype conversion where they differ), both on the GPU, queued on `stream`.
 void copy_into(const ArrayView& dst, const ArrayView& src, Stream stream, const char* fname);
@@ -41,7 +49,5 @@ py::object asarray(py::handle obj, py::handle dtype);
 
 // A numcu dtype from anything numpy.dtype() takes.
 DType dtype_from_python(py::handle dtype, const char* fname);
-
-const char* binary_fname(BinaryOp op);
 
 }  // namespace numcu::python

@@ -3,6 +3,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstring>
 #include <memory>
 
 #include "numcu/array_view.hpp"
@@ -34,6 +35,25 @@ struct Operand {
   std::unique_ptr<Py_buffer, BufferRelease> buffer;
   // numcu.ndarray operands: their allocation, whose last stream orders work across streams.
   std::shared_ptr<class DeviceAllocation> allocation;
+
+  Operand() = default;
+  Operand(Operand&& other) noexcept { *this = std::move(other); }
+  // A scalar's view points at its own `value`: a moved operand points at its new home.
+  Operand& operator=(Operand&& other) noexcept {
+    kind = other.kind;
+    view = other.view;
+    weak = other.weak;
+    std::memcpy(value, other.value, sizeof value);
+    if (other.view.data == reinterpret_cast<char*>(other.value)) {
+      view.data = reinterpret_cast<char*>(value);
+    }
+    producer_stream = other.producer_stream;
+    has_producer_stream = other.has_producer_stream;
+    keepalive = std::move(other.keepalive);
+    buffer = std::move(other.buffer);
+    allocation = std::move(other.allocation);
+    return *this;
+  }
 };
 
 enum class Role { input, output };

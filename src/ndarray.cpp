@@ -159,17 +159,45 @@ std::string repr(const NdArray& a) {
   return "numcu.ndarray(" + body + ", device='" + device_str(a.view().device) + "')";
 }
 
-template <BinaryOp Op>
+// Whether a binary operator can take `other` at all; if not, Python gets NotImplemented and
+// tries the other operand's method (or, for ==, falls back to identity).
+bool takes(py::handle other) {
+  try {
+    intake(other, "numcu.ndarray");
+    return true;
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::type_error) return false;
+    throw;
+  }
+}
+
+template <Ufunc Op>
 py::object forward(py::handle self, py::handle other) {
-  return binary_call(Op, self, other, py::none(), DeviceRequest{}, OpParams{});
+  if (!takes(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  return ufunc_call(Op, {self, other}, py::none(), DeviceRequest{});
 }
-template <BinaryOp Op>
+template <Ufunc Op>
 py::object reflected(py::handle self, py::handle other) {
-  return binary_call(Op, other, self, py::none(), DeviceRequest{}, OpParams{});
+  if (!takes(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  return ufunc_call(Op, {other, self}, py::none(), DeviceRequest{});
 }
-template <BinaryOp Op>
+template <Ufunc Op>
 py::object inplace(py::handle self, py::handle other) {
-  return binary_call(Op, self, other, self, DeviceRequest{}, OpParams{});
+  if (!takes(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  return ufunc_call(Op, {self, other}, self, DeviceRequest{});
+}
+template <Ufunc Op>
+py::object unary(py::handle self) {
+  return ufunc_call(Op, {self}, py::none(), DeviceRequest{});
+}
+
+// The operator, its reflected form and its in-place form, as NumPy's ndarray has them.
+template <Ufunc Op, class Class>
+void def_operator(Class& cls, const char* name) {
+  const std::string n(name);
+  cls.def(("__" + n + "__").c_str(), &forward<Op>, py::is_operator());
+  cls.def(("__r" + n + "__").c_str(), &reflected<Op>, py::is_operator());
+  cls.def(("__i" + n + "__").c_str(), &inplace<Op>, py::is_operator());
 }
 
 }  // namespace
@@ -223,20 +251,33 @@ host data (copying) or from another library's device array (zero-copy). It expor
            "the consumer's `stream`.")
       .def("__dlpack_device__",
            [](const NdArray& a) { return py::make_tuple(static_cast<int>(dl::kCUDA), a.view().device); })
-      .def("__add__", &forward<BinaryOp::add>)
-      .def("__radd__", &reflected<BinaryOp::add>)
-      .def("__iadd__", &inplace<BinaryOp::add>)
-      .def("__sub__", &forward<BinaryOp::subtract>)
-      .def("__rsub__", &reflected<BinaryOp::subtract>)
-      .def("__isub__", &inplace<BinaryOp::subtract>)
-      .def("__mul__", &forward<BinaryOp::multiply>)
-      .def("__rmul__", &reflected<BinaryOp::multiply>)
-      .def("__imul__", &inplace<BinaryOp::multiply>)
-      .def("__truediv__", &forward<BinaryOp::divide>)
-      .def("__rtruediv__", &reflected<BinaryOp::divide>)
-      .def("__itruediv__", &inplace<BinaryOp::divide>)
-      .attr("__array_ufunc__") = py::none();
+      .def("__neg__", &unary<Ufunc::negative>)
+      .def("__pos__", &unary<Ufunc::positive>)
+      .def("__abs__", &unary<Ufunc::absolute>)
+      .def("__invert__", &unary<Ufunc::invert>)
+      .def("__eq__", &forward<Ufunc::equal>, py::is_operator())
+      .def("__ne__", &forward<Ufunc::not_equal>, py::is_operator())
+      .def("__lt__", &forward<Ufunc::less>, py::is_operator())
+      .def("__le__", &forward<Ufunc::less_equal>, py::is_operator())
+      .def("__gt__", &forward<Ufunc::greater>, py::is_operator())
+      .def("__ge__", &forward<Ufunc::greater_equal>, py::is_operator());
+  def_operator<Ufunc::add>(cls, "add");
+  def_operator<Ufunc::subtract>(cls, "sub");
+  def_operator<Ufunc::multiply>(cls, "mul");
+  def_operator<Ufunc::divide>(cls, "truediv");
+  def_operator<Ufunc::floor_divide>(cls, "floordiv");
+  def_operator<Ufunc::remainder>(cls, "mod");
+  def_operator<Ufunc::power>(cls, "pow");
+  def_operator<Ufunc::bitwise_and>(cls, "and");
+  def_operator<Ufunc::bitwise_or>(cls, "or");
+  def_operator<Ufunc::bitwise_xor>(cls, "xor");
+  def_operator<Ufunc::left_shift>(cls, "lshift");
+  def_operator<Ufunc::right_shift>(cls, "rshift");
+  // Hashing a mutable array by identity would disagree with the elementwise ==.
+  cls.attr("__hash__") = py::none();
+  cls.attr("__array_ufunc__") = py::none();
   bind_array_methods(m, cls);
+
 }
 
 }  // namespace numcu::python

@@ -81,4 +81,12 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
   }
 }
 
+// The CPU backend as ufunc_dispatch.hpp's run_loop calls it.
+struct Runner {
+  template <class Op, class Out, class... In>
+  void run(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
+    run_elementwise<Op, Out, In...>(op, p);
+  }
+};
+
 }  // namespace numcu::cpu

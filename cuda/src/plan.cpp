@@ -92,5 +92,7 @@ template ElementwisePlan<2> make_plan<2>(const ArrayView* const*, const bool*, c
                                          const char*);
 template ElementwisePlan<3> make_plan<3>(const ArrayView* const*, const bool*, const void* const*,
                                          const char*);
+template ElementwisePlan<4> make_plan<4>(const ArrayView* const*, const bool*, const void* const*,
+                                         const char*);
 
 }  // namespace numcu

@@ -15,9 +15,13 @@ namespace {
 
 }  // namespace
 
-void binary_cuda(BinaryOp, DType, const ElementwisePlan<3>&, const OpParams&, Stream) {
+template <int N>
+void ufunc_cuda(Ufunc, DType, const ElementwisePlan<N>&, const OpParams&, Stream) {
   unavailable();
 }
+template void ufunc_cuda<2>(Ufunc, DType, const ElementwisePlan<2>&, const OpParams&, Stream);
+template void ufunc_cuda<3>(Ufunc, DType, const ElementwisePlan<3>&, const OpParams&, Stream);
+template void ufunc_cuda<4>(Ufunc, DType, const ElementwisePlan<4>&, const OpParams&, Stream);
 void cast_cuda(DType, DType, const ElementwisePlan<2>&, Stream) { unavailable(); }
 void reduce_cuda(ReduceOp, DType, const ReducePlan&, const ReduceParams&, Stream) {
   unavailable();

@@ -1,5 +1,6 @@
 // The elementwise CUDA kernels: one for contiguous operands (16-byte vector loads where every
-// pointer is aligned for them) and one for any strides and broadcasts.
+// pointer is aligned for them), one for two collapsed dimensions, and one for any strides and
+// broadcasts.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -66,7 +67,8 @@ __device__ __forceinline__ T load_one(const ContiguousArgs<N>& a, int i, std::in
 
 // Whole vectors only: the kernel below leaves the last n % V elements to one thread.
 template <int V, class Op, class Out, class... In, std::size_t... I>
-__device__ __forceinline__ void contiguous_tile(const Op& op, const ContiguousArgs<1 + sizeof...(In)>& a,
+__device__ __forceinline__ void contiguous_tile(const Op& op,
+                                                const ContiguousArgs<1 + sizeof...(In)>& a,
                                                 std::int64_t first_vec, std::int64_t nvec,
                                                 std::index_sequence<I...>) {
   constexpr int U = unroll_for<V>();
@@ -74,7 +76,8 @@ __device__ __forceinline__ void contiguous_tile(const Op& op, const ContiguousAr
 #pragma unroll
   for (int u = 0; u < U; ++u) {
     const std::int64_t c = first_vec + u * kBlock;
-    if (c < nvec) in[u] = cuda::std::make_tuple(load_vec<In, V>(a, static_cast<int>(I) + 1, c * V)...);
+    if (c < nvec)
+      in[u] = cuda::std::make_tuple(load_vec<In, V>(a, static_cast<int>(I) + 1, c * V)...);
   }
 #pragma unroll
   for (int u = 0; u < U; ++u) {
@@ -123,7 +126,8 @@ __device__ __forceinline__ T strided_load(const ElementwisePlan<N>& p, int i, st
 template <class Op, class Out, class... In, std::size_t... I>
 __device__ __forceinline__ void strided_element(const Op& op,
                                                 const ElementwisePlan<1 + sizeof...(In)>& p,
-                                                const std::int64_t* off, std::index_sequence<I...>) {
+                                                const std::int64_t* off,
+                                                std::index_sequence<I...>) {
   *reinterpret_cast<Out*>(p.data[0] + off[0]) = convert<Out>(
       op(convert<compute_t<In>>(strided_load<In>(p, static_cast<int>(I) + 1, off[I + 1]))...));
 }
@@ -159,6 +163,39 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+// Two collapsed dimensions (broadcasts such as a column plus a row, transposed operands): no
+// division at all. A block covers a tile of 32 columns by 32 rows, a warp one row of it, so the
+// output is written in whole 128-byte lines, and an operand walked down its columns (a
+// transposed one) reads each line it touches for 8 rows of the same block, from L1.
+constexpr int kTileCols = 32;
+constexpr int kTileRows = 32;
+constexpr int kTileThreadRows = kBlock / kTileCols;
+
+template <class Op, class Out, class... In>
+__global__ void __launch_bounds__(kBlock)
+    tiled2d_kernel(Op op, ElementwisePlan<1 + sizeof...(In)> p) {
+  constexpr int N = 1 + sizeof...(In);
+  const std::int64_t rows = p.shape[0], cols = p.shape[1];
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * kTileCols + threadIdx.x;
+  if (col >= cols) return;
+  std::int64_t col_off[N];
+#pragma unroll
+  for (int i = 0; i < N; ++i) col_off[i] = col * p.strides[i][1];
+  for (std::int64_t row0 = static_cast<std::int64_t>(blockIdx.y) * kTileRows; row0 < rows;
+       row0 += static_cast<std::int64_t>(gridDim.y) * kTileRows) {
+#pragma unroll
+    for (int r = 0; r < kTileRows / kTileThreadRows; ++r) {
+      const std::int64_t row = row0 + r * kTileThreadRows + threadIdx.y;
+      if (row < rows) {
+        std::int64_t off[N];
+#pragma unroll
+        for (int i = 0; i < N; ++i) off[i] = col_off[i] + row * p.strides[i][0];
+        strided_element<Op, Out, In...>(op, p, off, std::index_sequence_for<In...>{});
+      }
+    }
+  }
+}
+
 inline unsigned grid_for(std::int64_t items, std::int64_t per_block) {
   const std::int64_t blocks = (items + per_block - 1) / per_block;
   return static_cast<unsigned>(blocks < 0x7fffffff ? (blocks > 0 ? blocks : 1) : 0x7fffffff);
@@ -170,47 +207,64 @@ constexpr int vector_width() {
   return static_cast<int>(16 / largest);
 }
 
-// How many kernels an operation instantiates: the arithmetic gets 32-bit strided indexing too;
-// casts, rarely strided in hot loops, keep one strided kernel to hold the build's size down.
+// How many kernels an operation instantiates. `full` (the hot arithmetic and comparisons): the
+// vectorised and the unaligned contiguous kernels, the 2-D tiled kernel, and 32- and 64-bit
+// indexed strided kernels. `lean` (everything else, casts included): the vectorised contiguous
+// kernel and one 64-bit strided kernel, which also takes unaligned contiguous operands.
 enum class Variants { full, lean };
 
 // Queues out = op(in...) over the plan on `stream`.
 template <Variants Kinds, class Op, class Out, class... In>
 void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
-                        cudaStream_t stream) {
+                                 cudaStream_t stream) {
   constexpr int N = 1 + sizeof...(In);
+  constexpr bool full = Kinds == Variants::full;
   if (p.size == 0) return;
+  constexpr int V = vector_width<Out, In...>();
   if (p.contiguous) {
     ContiguousArgs<N> a;
     for (int i = 0; i < N; ++i) a.data[i] = p.data[i];
     a.n = p.size;
     a.scalar_mask = p.scalar_mask;
     std::memcpy(a.scalars, p.scalars, sizeof(a.scalars));
-    constexpr int V = vector_width<Out, In...>();
     constexpr std::size_t sizes[N] = {sizeof(Out), sizeof(In)...};
-    bool aligned = V > 1;
+    bool aligned = true;
     for (int i = 0; i < N && aligned; ++i) {
       if (!((p.scalar_mask >> i) & 1u)) {
         aligned = reinterpret_cast<std::uintptr_t>(p.data[i]) % (sizes[i] * V) == 0;
       }
     }
-    if constexpr (V > 1) {
-      if (aligned) {
-        const unsigned grid = grid_for(p.size / V, kBlock * unroll_for<V>());
-        contiguous_kernel<V, Op, Out, In...><<<grid, kBlock, 0, stream>>>(op, a);
-        NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
-        return;
-      }
+    if (aligned) {
+      const unsigned grid = grid_for(p.size / V, kBlock * unroll_for<V>());
+      contiguous_kernel<V, Op, Out, In...><<<grid, kBlock, 0, stream>>>(op, a);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+      return;
     }
-    contiguous_kernel<1, Op, Out, In...>
-        <<<grid_for(p.size, kBlock * unroll_for<1>()), kBlock, 0, stream>>>(op, a);
-  } else if (Kinds == Variants::full && p.size <= 0xffffffffLL) {
-    strided_kernel<std::uint32_t, Op, Out, In...>
-        <<<grid_for(p.size, kBlock * kStridedPerThread), kBlock, 0, stream>>>(op, p);
-  } else {
-    strided_kernel<std::uint64_t, Op, Out, In...>
-        <<<grid_for(p.size, kBlock * kStridedPerThread), kBlock, 0, stream>>>(op, p);
+    if constexpr (full && V > 1) {
+      contiguous_kernel<1, Op, Out, In...>
+          <<<grid_for(p.size, kBlock * unroll_for<1>()), kBlock, 0, stream>>>(op, a);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+      return;
+    }
   }
+  if constexpr (full) {
+    if (p.ndim == 2 && p.shape[1] >= kTileCols) {
+      const std::int64_t tiles_y = (p.shape[0] + kTileRows - 1) / kTileRows;
+      const dim3 grid(grid_for(p.shape[1], kTileCols),
+                      static_cast<unsigned>(tiles_y < 65535 ? tiles_y : 65535));
+      tiled2d_kernel<Op, Out, In...><<<grid, dim3(kTileCols, kTileThreadRows), 0, stream>>>(op, p);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+      return;
+    }
+    if (p.size <= 0xffffffffLL) {
+      strided_kernel<std::uint32_t, Op, Out, In...>
+          <<<grid_for(p.size, kBlock * kStridedPerThread), kBlock, 0, stream>>>(op, p);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
+      return;
+    }
+  }
+  strided_kernel<std::uint64_t, Op, Out, In...>
+      <<<grid_for(p.size, kBlock * kStridedPerThread), kBlock, 0, stream>>>(op, p);
   NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
 }
 
@@ -219,5 +273,15 @@ void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& 
                         cudaStream_t stream) {
   launch_elementwise_variants<Variants::full, Op, Out, In...>(op, p, stream);
 }
+
+// The CUDA backend as ufunc_dispatch.hpp's run_loop calls it.
+template <Variants Kinds>
+struct Runner {
+  cudaStream_t stream;
+  template <class Op, class Out, class... In>
+  void run(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
+    launch_elementwise_variants<Kinds, Op, Out, In...>(op, p, stream);
+  }
+};
 
 }  // namespace numcu::kernels

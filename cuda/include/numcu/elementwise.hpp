@@ -41,5 +41,7 @@ extern template ElementwisePlan<2> make_plan<2>(const ArrayView* const*, const b
                                                 const void* const*, const char*);
 extern template ElementwisePlan<3> make_plan<3>(const ArrayView* const*, const bool*,
                                                 const void* const*, const char*);
+extern template ElementwisePlan<4> make_plan<4>(const ArrayView* const*, const bool*,
+                                                const void* const*, const char*);
 
 }  // namespace numcu

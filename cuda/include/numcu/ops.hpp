@@ -1,16 +1,31 @@
 // The arithmetic, once, for the CUDA kernels and the CPU backend alike.
 //
-// A functor's operator() takes and returns its compute type (compute_t<T>: float16 is
-// computed in float32). `supports<T>` says which dtypes have a loop; `result_dtype` maps the
-// promoted input dtype to the dtype the loop runs on (true division of integers runs on
-// float64, as in NumPy).
+// Every ufunc is a functor with:
+// - `name` (NumPy's) and `arity` (1, 2 or 3 inputs);
+// - `loop_dtype(promoted)`: the dtype the loop runs on for inputs promoted to `promoted`
+//   (sqrt(int16) runs on float32, floor_divide(bool) on int8, as NumPy's loop choice);
+// - `supports<T>`: whether there is a loop for T (a TypeError otherwise);
+// - `out_t<T>`: the element type it writes (bool for comparisons and predicates, the real type
+//   for absolute of complex);
+// - `condition_first`: input 0 is a condition cast to bool (where), the others run on T;
+// - operator(), which takes the compute types (compute_t<T>: float16 computes in float32).
+// The bases below give the common answers; a functor overrides what differs.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "numcu/config.hpp"
 #include "numcu/dtype.hpp"
 #include "numcu/types.hpp"
+
+#if NUMCU_WITH_CUDA
+#include <cuda/std/cmath>
+#include <cuda/std/limits>
+#else
+#include <cmath>
+#endif
 
 namespace numcu {
 
@@ -22,18 +37,122 @@ struct OpParams {
 
 namespace ops {
 
+// libcu++'s <cmath> and <complex> work in host and device code alike.
+#if NUMCU_WITH_CUDA
+namespace m = ::cuda::std;
+#else
+namespace m = ::std;
+#endif
+
 // Signed integer overflow wraps in NumPy; doing the arithmetic unsigned gives that without
 // undefined behaviour. Types narrower than int are widened to unsigned int first, so that
 // their product cannot overflow a signed int either.
 template <class T>
-using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+using wrap_t =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
-struct Add {
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class T>
+struct real_of<complex<T>> {
+  using type = T;
+};
+template <class T>
+using real_t = typename real_of<T>::type;
+
+template <class T>
+inline constexpr bool is_signed_int_v = is_integer_v<T>&& std::is_signed_v<T>;
+template <class T>
+inline constexpr bool is_real_v = !is_complex_v<T>;
+template <class T>
+inline constexpr bool is_int_or_bool_v = std::is_integral_v<T>;
+
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE T wrap_neg(T a) {
+  return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
+}
+
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE bool truthy(T a) {
+  if constexpr (is_complex_v<T>) {
+    return a.real() != 0 || a.imag() != 0;
+  } else {
+    return a != T(0);
+  }
+}
+
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE bool isnan_any(T a) {
+  if constexpr (is_complex_v<T>) {
+    return m::isnan(a.real()) || m::isnan(a.imag());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return m::isnan(a);
+  } else {
+    return false;
+  }
+}
+
+// NumPy's ordering of complex numbers: lexicographic, with NaN comparing false.
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE bool less(T a, T b) {
+  if constexpr (is_complex_v<T>) {
+    return (a.real() < b.real() && !m::isnan(a.imag()) && !m::isnan(b.imag())) ||
+           (a.real() == b.real() && a.imag() < b.imag());
+  } else {
+    return a < b;
+  }
+}
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE bool less_equal(T a, T b) {
+  if constexpr (is_complex_v<T>) {
+    return (a.real() < b.real() && !m::isnan(a.imag()) && !m::isnan(b.imag())) ||
+           (a.real() == b.real() && a.imag() <= b.imag());
+  } else {
+    return a <= b;
+  }
+}
+
+// NumPy's dtype mappings from the promoted input dtype to the loop's.
+inline DType bool_as_int8(DType d) { return d == DType::bool_ ? DType::int8 : d; }
+// The smallest float that holds the input: int8 -> float16, int16 -> float32, int32 -> float64.
+inline DType as_inexact(DType d) { return is_inexact(d) ? d : promote_types(d, DType::float16); }
+
+// Loops on the promoted dtype itself, writing it.
+struct SameLoop {
+  static constexpr bool condition_first = false;
+  // NumPy picks the first loop every input casts to safely: for the float functions that is
+  // each input's smallest float, promoted (int8 with uint8 runs on float16, not on
+  // float32 as int16 would), for the others the promoted dtype's loop.
+  static constexpr bool loop_per_input = false;
+  static DType loop_dtype(DType d) { return d; }
+  template <class T>
+  using out_t = T;
+};
+// Integer arithmetic NumPy has no boolean loop for: bool runs on int8.
+struct IntLoop : SameLoop {
+  static DType loop_dtype(DType d) { return bool_as_int8(d); }
+};
+// Float functions: integers run on the smallest float that holds them.
+struct FloatLoop : SameLoop {
+  static constexpr bool loop_per_input = true;
+  static DType loop_dtype(DType d) { return as_inexact(d); }
+};
+// Comparisons and predicates: any dtype in, bool out.
+struct Predicate : SameLoop {
+  template <class T>
+  using out_t = bool;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+struct Add : SameLoop {
   static constexpr const char* name = "add";
+  static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
-  static DType result_dtype(DType d) { return d; }
-  explicit Add(const OpParams& = {}) {}
   template <class T>
   NUMCU_HD T operator()(T a, T b) const {
     if constexpr (is_integer_v<T>) {
@@ -46,13 +165,12 @@ struct Add {
   }
 };
 
-struct Subtract {
+struct Subtract : SameLoop {
   static constexpr const char* name = "subtract";
+  static constexpr int arity = 2;
   // NumPy has no boolean subtract: it points to logical_xor instead.
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
-  static DType result_dtype(DType d) { return d; }
-  explicit Subtract(const OpParams& = {}) {}
   template <class T>
   NUMCU_HD T operator()(T a, T b) const {
     if constexpr (is_integer_v<T>) {
@@ -63,12 +181,11 @@ struct Subtract {
   }
 };
 
-struct Multiply {
+struct Multiply : SameLoop {
   static constexpr const char* name = "multiply";
+  static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
-  static DType result_dtype(DType d) { return d; }
-  explicit Multiply(const OpParams& = {}) {}
   template <class T>
   NUMCU_HD T operator()(T a, T b) const {
     if constexpr (is_integer_v<T>) {
@@ -81,12 +198,13 @@ struct Multiply {
   }
 };
 
-struct Divide {
+// True division: integers and bool divide in float64, as in NumPy.
+struct Divide : SameLoop {
   static constexpr const char* name = "divide";
+  static constexpr int arity = 2;
+  static DType loop_dtype(DType d) { return is_inexact(d) ? d : DType::float64; }
   template <class T>
   static constexpr bool supports = is_inexact_v<T>;
-  static DType result_dtype(DType d) { return is_inexact(d) ? d : DType::float64; }
-  explicit Divide(const OpParams& = {}) {}
   template <class T>
   NUMCU_HD T operator()(T a, T b) const {
     return a / b;
@@ -94,11 +212,8 @@ struct Divide {
 };
 
 // NumCu's div: the quotient where the divisor is not zero, `default` where it is.
-struct DivDefault {
+struct DivDefault : Divide {
   static constexpr const char* name = "div";
-  template <class T>
-  static constexpr bool supports = is_inexact_v<T>;
-  static DType result_dtype(DType d) { return is_inexact(d) ? d : DType::float64; }
   explicit DivDefault(const OpParams& p) : real(p.real), imag(p.imag) {}
   double real, imag;
   template <class T>
@@ -115,38 +230,705 @@ struct DivDefault {
   }
 };
 
-// The identity: with a conversion on store it is the cast kernel, and with a scalar input it
-// is fill.
-struct Copy {
-  static constexpr const char* name = "copy";
+// Python's floor division and modulo on floats, as NumPy's npy_divmod computes them.
+template <class F>
+NUMCU_HD F float_floor_divide(F a, F b) {
+  if (b == F(0)) return a / b;
+  F mod = m::fmod(a, b);
+  F div = (a - mod) / b;
+  if (mod != F(0) && ((b < F(0)) != (mod < F(0)))) div -= F(1);
+  if (div != F(0)) {
+    F floor_div = m::floor(div);
+    if (div - floor_div > F(0.5)) floor_div += F(1);
+    return floor_div;
+  }
+  return m::copysign(F(0), a / b);
+}
+
+template <class F>
+NUMCU_HD F float_remainder(F a, F b) {
+  F mod = m::fmod(a, b);
+  if (b == F(0)) return mod;
+  if (mod != F(0)) {
+    if ((b < F(0)) != (mod < F(0))) mod += b;
+  } else {
+    mod = m::copysign(F(0), b);
+  }
+  return mod;
+}
+
+// Integer x // 0 and x % 0 give 0 as in NumPy; x // -1 and x % -1 never reach the hardware
+// divide, which traps on INT_MIN / -1.
+struct FloorDivide : IntLoop {
+  static constexpr const char* name = "floor_divide";
+  static constexpr int arity = 2;
   template <class T>
-  static constexpr bool supports = true;
-  explicit Copy(const OpParams& = {}) {}
+  static constexpr bool supports = is_real_v<T> && !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    if constexpr (is_integer_v<T>) {
+      if (b == 0) return 0;
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return wrap_neg(a);
+        const T q = static_cast<T>(a / b);
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
+      } else {
+        return static_cast<T>(a / b);
+      }
+    } else {
+      return float_floor_divide(a, b);
+    }
+  }
+};
+
+struct Remainder : IntLoop {
+  static constexpr const char* name = "remainder";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = is_real_v<T> && !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    if constexpr (is_integer_v<T>) {
+      if (b == 0) return 0;
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return 0;
+        const T r = static_cast<T>(a % b);
+        return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+      } else {
+        return static_cast<T>(a % b);
+      }
+    } else {
+      return float_remainder(a, b);
+    }
+  }
+};
+
+// Integer powers by squaring, wrapping like NumPy. Negative exponents are refused before the
+// loop runs (ValueError); here they give 0 so that nothing undefined can happen.
+struct Power : IntLoop {
+  static constexpr const char* name = "power";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    if constexpr (is_integer_v<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        if (b < 0) return 0;
+      }
+      wrap_t<T> base = static_cast<wrap_t<T>>(a), result = 1;
+      for (auto e = static_cast<std::make_unsigned_t<T>>(b); e != 0; e >>= 1) {
+        if (e & 1u) result = static_cast<wrap_t<T>>(result * base);
+        base = static_cast<wrap_t<T>>(base * base);
+      }
+      return static_cast<T>(result);
+    } else if constexpr (is_complex_v<T>) {
+      return complex_power(a, b);
+    } else {
+      return m::pow(a, b);
+    }
+  }
+
+  // NumPy's complex power: exact for small integer exponents; 0 to a power with a positive real
+  // part is 0, to any other power NaN.
+  template <class T>
+  NUMCU_HD static T complex_power(T a, T b) {
+    using V = typename T::value_type;
+    if (b.real() == V(0) && b.imag() == V(0)) return T(1);
+    if (a.real() == V(0) && a.imag() == V(0)) {
+      if (b.real() > V(0)) return T(0);
+      const V nan = m::numeric_limits<V>::quiet_NaN();
+      return T(nan, nan);
+    }
+    if (b.imag() == V(0) && b.real() > V(-100) && b.real() < V(100)) {
+      const int n = static_cast<int>(b.real());
+      if (static_cast<V>(n) == b.real()) {
+        T result(1), base = a;
+        for (unsigned e = static_cast<unsigned>(n < 0 ? -n : n); e != 0; e >>= 1) {
+          if (e & 1u) result = result * base;
+          base = base * base;
+        }
+        return n < 0 ? T(1) / result : result;
+      }
+    }
+    return m::pow(a, b);
+  }
+};
+
+struct Negative : SameLoop {
+  static constexpr const char* name = "negative";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a) const {
+    if constexpr (is_integer_v<T>) {
+      return wrap_neg(a);
+    } else {
+      return -a;
+    }
+  }
+};
+
+struct Positive : SameLoop {
+  static constexpr const char* name = "positive";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = !std::is_same_v<T, bool>;
   template <class T>
   NUMCU_HD T operator()(T a) const {
     return a;
   }
 };
 
+// absolute of complex is real, as in NumPy (complex64 -> float32).
+struct Absolute : SameLoop {
+  static constexpr const char* name = "absolute";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  using out_t = real_t<T>;
+  template <class T>
+  NUMCU_HD real_t<T> operator()(T a) const {
+    if constexpr (is_signed_int_v<T>) {
+      return a < 0 ? wrap_neg(a) : a;
+    } else if constexpr (std::is_integral_v<T>) {
+      return a;
+    } else {
+      return m::abs(a);
+    }
+  }
+};
+
+// sign of complex is z / |z| (NumPy 2).
+struct Sign : SameLoop {
+  static constexpr const char* name = "sign";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a) const {
+    if constexpr (is_complex_v<T>) {
+      const auto r = m::abs(a);
+      if (r == 0) return T(0);
+      if (m::isnan(r)) return T(r, r);
+      return a / r;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return a > 0 ? 1 : 0;
+    } else {
+      return a > T(0) ? T(1) : a < T(0) ? T(-1) : a;  // NaN and zero stay
+    }
+  }
+};
+
+// Integer reciprocal is 1 / x in integers; 1 / 0 gives 0 instead of trapping.
+struct Reciprocal : IntLoop {
+  static constexpr const char* name = "reciprocal";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a) const {
+    if constexpr (is_integer_v<T>) {
+      if (a == 0) return 0;
+      if constexpr (std::is_signed_v<T>) {
+        if (a == -1) return -1;
+      }
+      return static_cast<T>(1 / a);
+    } else {
+      return T(1) / a;
+    }
+  }
+};
+
+struct Square : IntLoop {
+  static constexpr const char* name = "square";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <class T>
+  NUMCU_HD T operator()(T a) const {
+    return Multiply{}(a, a);
+  }
+};
+
+// maximum/minimum propagate NaN; fmax/fmin ignore it.
+struct Maximum : SameLoop {
+  static constexpr const char* name = "maximum";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    return (less_equal(b, a) || isnan_any(a)) ? a : b;
+  }
+};
+
+struct Minimum : SameLoop {
+  static constexpr const char* name = "minimum";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    return (less_equal(a, b) || isnan_any(a)) ? a : b;
+  }
+};
+
+struct Fmax : SameLoop {
+  static constexpr const char* name = "fmax";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    return (less_equal(b, a) || isnan_any(b)) ? a : b;
+  }
+};
+
+struct Fmin : SameLoop {
+  static constexpr const char* name = "fmin";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    return (less_equal(a, b) || isnan_any(b)) ? a : b;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Comparisons and logic: every dtype, bool out.
+
+#define NUMCU_COMPARISON(Name, fname, expr)    \
+  struct Name : Predicate {                    \
+    static constexpr const char* name = fname; \
+    static constexpr int arity = 2;            \
+    template <class T>                         \
+    static constexpr bool supports = true;     \
+    template <class T>                         \
+    NUMCU_HD bool operator()(T a, T b) const { \
+      return expr;                             \
+    }                                          \
+  };
+NUMCU_COMPARISON(Equal, "equal", a == b)
+NUMCU_COMPARISON(NotEqual, "not_equal", a != b)
+NUMCU_COMPARISON(Less, "less", less(a, b))
+NUMCU_COMPARISON(LessEqual, "less_equal", less_equal(a, b))
+NUMCU_COMPARISON(Greater, "greater", less(b, a))
+NUMCU_COMPARISON(GreaterEqual, "greater_equal", less_equal(b, a))
+NUMCU_COMPARISON(LogicalAnd, "logical_and", truthy(a) && truthy(b))
+NUMCU_COMPARISON(LogicalOr, "logical_or", truthy(a) || truthy(b))
+NUMCU_COMPARISON(LogicalXor, "logical_xor", truthy(a) != truthy(b))
+#undef NUMCU_COMPARISON
+
+// Elementwise predicates: bool out; integers are never NaN or infinite.
+struct LogicalNot : Predicate {
+  static constexpr const char* name = "logical_not";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD bool operator()(T a) const {
+    return !truthy(a);
+  }
+};
+
+struct IsNan : Predicate {
+  static constexpr const char* name = "isnan";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD bool operator()(T a) const {
+    return isnan_any(a);
+  }
+};
+
+struct IsInf : Predicate {
+  static constexpr const char* name = "isinf";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD bool operator()(T a) const {
+    if constexpr (is_complex_v<T>) {
+      return m::isinf(a.real()) || m::isinf(a.imag());
+    } else if constexpr (std::is_integral_v<T>) {
+      return false;
+    } else {
+      return m::isinf(a);
+    }
+  }
+};
+
+struct IsFinite : Predicate {
+  static constexpr const char* name = "isfinite";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD bool operator()(T a) const {
+    if constexpr (is_complex_v<T>) {
+      return m::isfinite(a.real()) && m::isfinite(a.imag());
+    } else if constexpr (std::is_integral_v<T>) {
+      return true;
+    } else {
+      return m::isfinite(a);
+    }
+  }
+};
+
+struct SignBit : Predicate {
+  static constexpr const char* name = "signbit";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = is_real_v<T>;
+  template <class T>
+  NUMCU_HD bool operator()(T a) const {
+    if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) {
+      return false;
+    } else if constexpr (std::is_integral_v<T>) {
+      return a < 0;
+    } else {
+      return m::signbit(a);
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Bitwise: bool and integers.
+
+#define NUMCU_BITWISE(Name, fname, op)                    \
+  struct Name : SameLoop {                                \
+    static constexpr const char* name = fname;            \
+    static constexpr int arity = 2;                       \
+    template <class T>                                    \
+    static constexpr bool supports = is_int_or_bool_v<T>; \
+    template <class T>                                    \
+    NUMCU_HD T operator()(T a, T b) const {               \
+      return static_cast<T>(a op b);                      \
+    }                                                     \
+  };
+NUMCU_BITWISE(BitwiseAnd, "bitwise_and", &)
+NUMCU_BITWISE(BitwiseOr, "bitwise_or", |)
+NUMCU_BITWISE(BitwiseXor, "bitwise_xor", ^)
+#undef NUMCU_BITWISE
+
+struct Invert : SameLoop {
+  static constexpr const char* name = "invert";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = is_int_or_bool_v<T>;
+  template <class T>
+  NUMCU_HD T operator()(T a) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !a;
+    } else {
+      return static_cast<T>(~a);
+    }
+  }
+};
+
+// Shifts by the bit width or more (or by a negative count) give what NumPy gives: 0, or -1 for
+// a negative value shifted right; C++ leaves those undefined.
+struct LeftShift : IntLoop {
+  static constexpr const char* name = "left_shift";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = is_integer_v<T>;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    using U = std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
+    return static_cast<T>(static_cast<wrap_t<T>>(static_cast<U>(a)) << static_cast<U>(b));
+  }
+};
+
+struct RightShift : IntLoop {
+  static constexpr const char* name = "right_shift";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = is_integer_v<T>;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    using U = std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) {
+      if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+      return 0;
+    }
+    return static_cast<T>(a >> static_cast<U>(b));
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Float functions: integers run on the smallest float that holds them. `Complex` says whether
+// NumPy has complex loops.
+
+#define NUMCU_FLOAT_UNARY(Name, fname, with_complex, real_expr, complex_expr)                 \
+  struct Name : FloatLoop {                                                                   \
+    static constexpr const char* name = fname;                                                \
+    static constexpr int arity = 1;                                                           \
+    template <class T>                                                                        \
+    static constexpr bool supports = is_floating_v<T> || ((with_complex) && is_complex_v<T>); \
+    template <class T>                                                                        \
+    NUMCU_HD T operator()(T a) const {                                                        \
+      if constexpr (is_complex_v<T>) {                                                        \
+        using V = typename T::value_type;                                                     \
+        (void)V(0);                                                                           \
+        return complex_expr;                                                                  \
+      } else {                                                                                \
+        return real_expr;                                                                     \
+      }                                                                                       \
+    }                                                                                         \
+  };
+
+// ln 2 in the complex value type, pi/180 and 180/pi in the compute type.
+#define NUMCU_LN2 V(0.693147180559945309417232121458176568)
+#define NUMCU_PI_OVER_180 T(0.0174532925199432957692369076848861271)
+#define NUMCU_180_OVER_PI T(57.2957795130823208767981548141051703)
+
+NUMCU_FLOAT_UNARY(Sqrt, "sqrt", true, m::sqrt(a), m::sqrt(a))
+NUMCU_FLOAT_UNARY(Cbrt, "cbrt", false, m::cbrt(a), a)
+NUMCU_FLOAT_UNARY(Exp, "exp", true, m::exp(a), m::exp(a))
+NUMCU_FLOAT_UNARY(Exp2, "exp2", true, m::exp2(a), m::exp(a* NUMCU_LN2))
+NUMCU_FLOAT_UNARY(Expm1, "expm1", true, m::expm1(a), m::exp(a) - T(1))
+NUMCU_FLOAT_UNARY(Log, "log", true, m::log(a), m::log(a))
+NUMCU_FLOAT_UNARY(Log2, "log2", true, m::log2(a), m::log(a) / NUMCU_LN2)
+NUMCU_FLOAT_UNARY(Log10, "log10", true, m::log10(a), m::log10(a))
+NUMCU_FLOAT_UNARY(Log1p, "log1p", true, m::log1p(a), m::log(a + T(1)))
+NUMCU_FLOAT_UNARY(Sin, "sin", true, m::sin(a), m::sin(a))
+NUMCU_FLOAT_UNARY(Cos, "cos", true, m::cos(a), m::cos(a))
+NUMCU_FLOAT_UNARY(Tan, "tan", true, m::tan(a), m::tan(a))
+NUMCU_FLOAT_UNARY(Arcsin, "arcsin", true, m::asin(a), m::asin(a))
+NUMCU_FLOAT_UNARY(Arccos, "arccos", true, m::acos(a), m::acos(a))
+NUMCU_FLOAT_UNARY(Arctan, "arctan", true, m::atan(a), m::atan(a))
+NUMCU_FLOAT_UNARY(Sinh, "sinh", true, m::sinh(a), m::sinh(a))
+NUMCU_FLOAT_UNARY(Cosh, "cosh", true, m::cosh(a), m::cosh(a))
+NUMCU_FLOAT_UNARY(Tanh, "tanh", true, m::tanh(a), m::tanh(a))
+NUMCU_FLOAT_UNARY(Arcsinh, "arcsinh", true, m::asinh(a), m::asinh(a))
+NUMCU_FLOAT_UNARY(Arccosh, "arccosh", true, m::acosh(a), m::acosh(a))
+NUMCU_FLOAT_UNARY(Arctanh, "arctanh", true, m::atanh(a), m::atanh(a))
+NUMCU_FLOAT_UNARY(Deg2rad, "deg2rad", false, a* NUMCU_PI_OVER_180, a)
+NUMCU_FLOAT_UNARY(Rad2deg, "rad2deg", false, a* NUMCU_180_OVER_PI, a)
+NUMCU_FLOAT_UNARY(Rint, "rint", true, m::rint(a), T(m::rint(a.real()), m::rint(a.imag())))
+#undef NUMCU_LN2
+#undef NUMCU_PI_OVER_180
+#undef NUMCU_180_OVER_PI
+#undef NUMCU_FLOAT_UNARY
+
+// floor, ceil and trunc keep integers as they are (NumPy 2.3+), and have no complex loop.
+#define NUMCU_ROUNDING(Name, fname, fn)            \
+  struct Name : SameLoop {                         \
+    static constexpr const char* name = fname;     \
+    static constexpr int arity = 1;                \
+    template <class T>                             \
+    static constexpr bool supports = is_real_v<T>; \
+    template <class T>                             \
+    NUMCU_HD T operator()(T a) const {             \
+      if constexpr (std::is_integral_v<T>) {       \
+        return a;                                  \
+      } else {                                     \
+        return m::fn(a);                           \
+      }                                            \
+    }                                              \
+  };
+NUMCU_ROUNDING(Floor, "floor", floor)
+NUMCU_ROUNDING(Ceil, "ceil", ceil)
+NUMCU_ROUNDING(Trunc, "trunc", trunc)
+#undef NUMCU_ROUNDING
+
+#define NUMCU_FLOAT_BINARY(Name, fname, expr)          \
+  struct Name : FloatLoop {                            \
+    static constexpr const char* name = fname;         \
+    static constexpr int arity = 2;                    \
+    template <class T>                                 \
+    static constexpr bool supports = is_floating_v<T>; \
+    template <class T>                                 \
+    NUMCU_HD T operator()(T a, T b) const {            \
+      return expr;                                     \
+    }                                                  \
+  };
+NUMCU_FLOAT_BINARY(Arctan2, "arctan2", m::atan2(a, b))
+NUMCU_FLOAT_BINARY(Hypot, "hypot", m::hypot(a, b))
+NUMCU_FLOAT_BINARY(Copysign, "copysign", m::copysign(a, b))
+#undef NUMCU_FLOAT_BINARY
+
+// log(exp(a) + exp(b)) without overflow, as NumPy computes it (equal infinities stay).
+struct Logaddexp : FloatLoop {
+  static constexpr const char* name = "logaddexp";
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool supports = is_floating_v<T>;
+  template <class T>
+  NUMCU_HD T operator()(T a, T b) const {
+    if (a == b) return a + T(0.693147180559945309417232121458176568);
+    const T d = a - b;
+    if (d > 0) return a + m::log1p(m::exp(-d));
+    if (d <= 0) return b + m::log1p(m::exp(d));
+    return d;  // NaN
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Selection
+
+// where(condition, x, y): the condition runs as bool, x and y on their promoted dtype.
+struct Where : SameLoop {
+  static constexpr const char* name = "where";
+  static constexpr int arity = 3;
+  static constexpr bool condition_first = true;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(bool c, T x, T y) const {
+    return c ? x : y;
+  }
+};
+
+// clip(a, a_min, a_max) = minimum(maximum(a, a_min), a_max), NaN propagating, as NumPy's.
+struct Clip : SameLoop {
+  static constexpr const char* name = "clip";
+  static constexpr int arity = 3;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(T a, T lo, T hi) const {
+    return Minimum{}(Maximum{}(a, lo), hi);
+  }
+};
+
+// The identity: with a conversion on store it is the cast kernel, and with a scalar input it
+// is fill.
+struct Copy : SameLoop {
+  static constexpr const char* name = "copy";
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool supports = true;
+  template <class T>
+  NUMCU_HD T operator()(T a) const {
+    return a;
+  }
+};
+
+// The element type input I of functor F reads on a loop of dtype T.
+template <class F, class T, int I>
+using input_t = std::conditional_t<(I == 0 && F::condition_first), bool, T>;
+
+// The functor, built with its run-time parameters where it takes any.
+template <class F>
+F make_op(const OpParams& params) {
+  if constexpr (std::is_constructible_v<F, const OpParams&>) {
+    return F(params);
+  } else {
+    return F{};
+  }
+}
+
 }  // namespace ops
 
-// X(enumerator, functor): every binary operation numcu has a loop for.
-#define NUMCU_BINARY_OPS(X)   \
-  X(add, ::numcu::ops::Add)   \
-  X(subtract, ::numcu::ops::Subtract) \
-  X(multiply, ::numcu::ops::Multiply) \
-  X(divide, ::numcu::ops::Divide)     \
-  X(div_default, ::numcu::ops::DivDefault)
+// X(enumerator, functor, group): every ufunc numcu has a loop for. `group` names the source
+// file that instantiates its kernels (ufunc_<group>.cu; the CPU files take several groups each):
+// groups of similar cost, so that the cores of a small machine build in parallel.
+#define NUMCU_UNARY_OPS(X)                        \
+  X(negative, ::numcu::ops::Negative, arith)      \
+  X(positive, ::numcu::ops::Positive, arith)      \
+  X(absolute, ::numcu::ops::Absolute, arith)      \
+  X(sign, ::numcu::ops::Sign, arith)              \
+  X(reciprocal, ::numcu::ops::Reciprocal, arith)  \
+  X(square, ::numcu::ops::Square, arith)          \
+  X(sqrt, ::numcu::ops::Sqrt, exp)                \
+  X(cbrt, ::numcu::ops::Cbrt, exp)                \
+  X(logical_not, ::numcu::ops::LogicalNot, logic) \
+  X(invert, ::numcu::ops::Invert, logic)          \
+  X(exp, ::numcu::ops::Exp, exp)                  \
+  X(exp2, ::numcu::ops::Exp2, exp)                \
+  X(expm1, ::numcu::ops::Expm1, exp)              \
+  X(log, ::numcu::ops::Log, log)                  \
+  X(log2, ::numcu::ops::Log2, log)                \
+  X(log10, ::numcu::ops::Log10, log)              \
+  X(log1p, ::numcu::ops::Log1p, log)              \
+  X(sin, ::numcu::ops::Sin, trig)                 \
+  X(cos, ::numcu::ops::Cos, trig)                 \
+  X(tan, ::numcu::ops::Tan, trig)                 \
+  X(arcsin, ::numcu::ops::Arcsin, atrig)          \
+  X(arccos, ::numcu::ops::Arccos, atrig)          \
+  X(arctan, ::numcu::ops::Arctan, atrig)          \
+  X(sinh, ::numcu::ops::Sinh, hyp)                \
+  X(cosh, ::numcu::ops::Cosh, hyp)                \
+  X(tanh, ::numcu::ops::Tanh, hyp)                \
+  X(arcsinh, ::numcu::ops::Arcsinh, hyp)          \
+  X(arccosh, ::numcu::ops::Arccosh, hyp)          \
+  X(arctanh, ::numcu::ops::Arctanh, hyp)          \
+  X(deg2rad, ::numcu::ops::Deg2rad, round)        \
+  X(rad2deg, ::numcu::ops::Rad2deg, round)        \
+  X(floor, ::numcu::ops::Floor, round)            \
+  X(ceil, ::numcu::ops::Ceil, round)              \
+  X(trunc, ::numcu::ops::Trunc, round)            \
+  X(rint, ::numcu::ops::Rint, round)              \
+  X(isnan, ::numcu::ops::IsNan, logic)            \
+  X(isinf, ::numcu::ops::IsInf, logic)            \
+  X(isfinite, ::numcu::ops::IsFinite, logic)      \
+  X(signbit, ::numcu::ops::SignBit, logic)
 
-enum class BinaryOp {
-#define NUMCU_ENUM(e, F) e,
-  NUMCU_BINARY_OPS(NUMCU_ENUM)
+#define NUMCU_BINARY_OPS(X)                             \
+  X(add, ::numcu::ops::Add, addsub)                     \
+  X(subtract, ::numcu::ops::Subtract, addsub)           \
+  X(multiply, ::numcu::ops::Multiply, muldiv)           \
+  X(divide, ::numcu::ops::Divide, muldiv)               \
+  X(div_default, ::numcu::ops::DivDefault, muldiv)      \
+  X(floor_divide, ::numcu::ops::FloorDivide, intdiv)    \
+  X(remainder, ::numcu::ops::Remainder, intdiv)         \
+  X(power, ::numcu::ops::Power, intdiv)                 \
+  X(maximum, ::numcu::ops::Maximum, minmax)             \
+  X(minimum, ::numcu::ops::Minimum, minmax)             \
+  X(fmax, ::numcu::ops::Fmax, minmax)                   \
+  X(fmin, ::numcu::ops::Fmin, minmax)                   \
+  X(equal, ::numcu::ops::Equal, compare)                \
+  X(not_equal, ::numcu::ops::NotEqual, compare)         \
+  X(less, ::numcu::ops::Less, compare)                  \
+  X(less_equal, ::numcu::ops::LessEqual, compare)       \
+  X(greater, ::numcu::ops::Greater, compare)            \
+  X(greater_equal, ::numcu::ops::GreaterEqual, compare) \
+  X(logical_and, ::numcu::ops::LogicalAnd, logic)       \
+  X(logical_or, ::numcu::ops::LogicalOr, logic)         \
+  X(logical_xor, ::numcu::ops::LogicalXor, logic)       \
+  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic)       \
+  X(bitwise_or, ::numcu::ops::BitwiseOr, logic)         \
+  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic)       \
+  X(left_shift, ::numcu::ops::LeftShift, logic)         \
+  X(right_shift, ::numcu::ops::RightShift, logic)       \
+  X(logaddexp, ::numcu::ops::Logaddexp, log)            \
+  X(arctan2, ::numcu::ops::Arctan2, atrig)              \
+  X(hypot, ::numcu::ops::Hypot, trig)                   \
+  X(copysign, ::numcu::ops::Copysign, round)
+
+#define NUMCU_TERNARY_OPS(X)            \
+  X(where, ::numcu::ops::Where, select) \
+  X(clip, ::numcu::ops::Clip, select)
+
+#define NUMCU_UFUNCS(X) NUMCU_UNARY_OPS(X) NUMCU_BINARY_OPS(X) NUMCU_TERNARY_OPS(X)
+
+enum class Ufunc {
+#define NUMCU_ENUM(e, F, group) e,
+  NUMCU_UFUNCS(NUMCU_ENUM)
 #undef NUMCU_ENUM
 };
 
+// Run-time questions about a ufunc, answered from its functor: the one place dtypes resolve.
+struct UfuncInfo {
+  const char* name;  // NumPy's name ("div" for NumCu's div)
+  int arity;
+  bool condition_first;
+  bool loop_per_input;  // map each input through ufunc_loop_dtype before promoting
+};
+UfuncInfo ufunc_info(Ufunc op);
 // The dtype the loop runs on for inputs promoted to `promoted`.
-DType binary_loop_dtype(BinaryOp op, DType promoted);
-// Whether `op` has a loop for `dtype`.
-bool binary_supports(BinaryOp op, DType dtype);
+DType ufunc_loop_dtype(Ufunc op, DType promoted);
+// Whether `op` has a loop for `loop`.
+bool ufunc_supports(Ufunc op, DType loop);
+// The dtype a loop on `loop` writes.
+DType ufunc_out_dtype(Ufunc op, DType loop);
 
 }  // namespace numcu

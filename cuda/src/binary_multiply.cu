@@ -1,3 +1,0 @@
-#include "cuda_instantiate.cuh"
-
-NUMCU_DEFINE_BINARY_CUDA(multiply, ::numcu::ops::Multiply)

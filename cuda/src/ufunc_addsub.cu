@@ -1,0 +1,6 @@
+// CUDA kernels of the ufunc group "addsub" (see NUMCU_UFUNCS).
+#define NUMCU_IN_GROUP_addsub NUMCU_DEFINE_UFUNC_CUDA_FULL
+
+#include "cuda_instantiate.cuh"
+
+NUMCU_UFUNCS(NUMCU_SELECT_GROUP)

@@ -1,0 +1,6 @@
+// CUDA kernels of the ufunc group "hyp" (see NUMCU_UFUNCS).
+#define NUMCU_IN_GROUP_hyp NUMCU_DEFINE_UFUNC_CUDA_LEAN
+
+#include "cuda_instantiate.cuh"
+
+NUMCU_UFUNCS(NUMCU_SELECT_GROUP)
