@@ -739,22 +739,6 @@ NUMCU_ROUNDING(Ceil, "ceil", ceil)
 NUMCU_ROUNDING(Trunc, "trunc", trunc)
 #undef NUMCU_ROUNDING
 
-// sqrt(a*a + b*b) without overflow or underflow: the CUDA math library's hypot on the device
-// (libcu++'s double hypot overflowed for inputs above 1e154 on the GPU), the C library's on
-// the host.
-template <class T>
-NUMCU_HD T scaled_hypot(T a, T b) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) {
-    return ::hypotf(a, b);
-  } else {
-    return ::hypot(a, b);
-  }
-#else
-  return std::hypot(a, b);
-#endif
-}
-
 #define NUMCU_FLOAT_BINARY(Name, fname, expr)          \
   struct Name : FloatLoop {                            \
     static constexpr const char* name = fname;         \
@@ -767,7 +751,7 @@ NUMCU_HD T scaled_hypot(T a, T b) {
     }                                                  \
   };
 NUMCU_FLOAT_BINARY(Arctan2, "arctan2", m::atan2(a, b))
-NUMCU_FLOAT_BINARY(Hypot, "hypot", scaled_hypot(a, b))
+NUMCU_FLOAT_BINARY(Hypot, "hypot", m::hypot(a, b))
 NUMCU_FLOAT_BINARY(Copysign, "copysign", m::copysign(a, b))
 #undef NUMCU_FLOAT_BINARY
 
