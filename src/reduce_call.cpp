@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "elementwise_call.hpp"
 #include "execution.hpp"
+#include "fastcall.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
@@ -464,6 +466,10 @@ std::string doc(const char* summary, const char* params, const char* returns, co
          "device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional\n"
          "    Where to compute. Device arrays stay on their GPU; host arrays are reduced on\n"
          "    the GPU when there is one (copied in, the result copied out), else on the CPU.\n"
+         "stream : optional\n"
+         "    The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch\n"
+         "    stream, an object with ``__cuda_stream__``, or a handle); by default the\n"
+         "    current stream.\n"
          "\nReturns\n-------\n" +
          returns +
          "\n    Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.\n"
@@ -486,74 +492,102 @@ const char* kKeepdims =
     "    Keep the reduced axes with size one.\n";
 const char* kAll = "all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).";
 
-template <Reduction R>
-void def_with_dtype(py::module_& m, const char* name, const std::string& docstring) {
-  m.def(
-      name,
-      [](py::handle a, py::handle axis, py::handle dtype, py::handle out, py::handle keepdims,
-         py::handle device) {
-        const char* fname = info_of(R).fname;
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), fname);
-        return reduce_call(R, a, axis, dtype, out, truthy(keepdims), 0, req);
-      },
-      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-      py::arg("out") = py::none(), py::arg("keepdims") = false, py::kw_only(),
-      py::arg("device") = py::none(), docstring.c_str());
+// The argument lists, parsed on CPython's vectorcall convention (fastcall.hpp): a reduction of
+// a small device array costs little more than its launch, so pybind11's general argument
+// machinery would be a large part of it.
+enum class Form { with_dtype, plain, arg, var, count, scan };
+
+struct FormSpec {
+  const char* const* names;
+  int count;
+  int max_positional;
+};
+
+FormSpec form_spec(Form f) {
+  static const char* const with_dtype[] = {"a",        "axis",   "dtype", "out",
+                                           "keepdims", "device", "stream"};
+  static const char* const plain[] = {"a", "axis", "out", "keepdims", "device", "stream"};
+  static const char* const var[] = {"a",    "axis",     "dtype",  "out",
+                                    "ddof", "keepdims", "device", "stream"};
+  static const char* const count[] = {"a", "axis", "keepdims", "device", "stream"};
+  static const char* const scan[] = {"a", "axis", "dtype", "out", "device", "stream"};
+  switch (f) {
+    case Form::with_dtype:
+      return {with_dtype, 7, 5};
+    case Form::plain:
+      return {plain, 6, 4};
+    case Form::arg:  // keepdims is keyword-only, as in NumPy
+      return {plain, 6, 3};
+    case Form::var:
+      return {var, 8, 6};
+    case Form::count:
+      return {count, 5, 2};
+    case Form::scan:
+      return {scan, 6, 4};
+  }
+  return {plain, 6, 4};
 }
 
-template <Reduction R>
-void def_plain(py::module_& m, const char* name, const std::string& docstring) {
-  m.def(
-      name,
-      [](py::handle a, py::handle axis, py::handle out, py::handle keepdims, py::handle device) {
-        const char* fname = info_of(R).fname;
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), fname);
-        return reduce_call(R, a, axis, py::none(), out, truthy(keepdims), 0, req);
-      },
-      py::arg("a"), py::arg("axis") = py::none(), py::arg("out") = py::none(),
-      py::arg("keepdims") = false, py::kw_only(), py::arg("device") = py::none(),
-      docstring.c_str());
+// The text signature CPython shows for a form (fastcall docstrings start with it).
+std::string signature(const char* name, Form f) {
+  const FormSpec spec = form_spec(f);
+  std::string sig = std::string(name) + "(a";
+  for (int i = 1; i < spec.count; ++i) {
+    sig += i == spec.max_positional ? ", *, " : ", ";
+    const std::string param = spec.names[i];
+    sig += param + (param == "keepdims" ? "=False" : param == "ddof" ? "=0" : "=None");
+  }
+  return sig + ")\n--\n\n";
 }
 
-template <Reduction R>
-void def_arg(py::module_& m, const char* name, const std::string& docstring) {
-  m.def(
-      name,
-      [](py::handle a, py::handle axis, py::handle out, py::handle keepdims, py::handle device) {
-        const char* fname = info_of(R).fname;
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), fname);
-        return reduce_call(R, a, axis, py::none(), out, truthy(keepdims), 0, req);
-      },
-      py::arg("a"), py::arg("axis") = py::none(), py::arg("out") = py::none(), py::kw_only(),
-      py::arg("keepdims") = false, py::arg("device") = py::none(), docstring.c_str());
-}
+py::handle given(PyObject* value) { return value != nullptr ? value : Py_None; }
 
-template <Reduction R>
-void def_var(py::module_& m, const char* name, const std::string& docstring) {
-  m.def(
-      name,
-      [](py::handle a, py::handle axis, py::handle dtype, py::handle out, py::handle ddof,
-         py::handle keepdims, py::handle device) {
-        const char* fname = info_of(R).fname;
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), fname);
-        return reduce_call(R, a, axis, dtype, out, truthy(keepdims), ddof_value(ddof), req);
-      },
-      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-      py::arg("out") = py::none(), py::arg("ddof") = 0, py::arg("keepdims") = false, py::kw_only(),
-      py::arg("device") = py::none(), docstring.c_str());
+template <Reduction R, Form F>
+PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&]() -> py::object {
+    static const FormSpec form = form_spec(F);
+    static const ArgSpec spec{info_of(R).fname, form.names, form.count, 0, form.max_positional, 1};
+    PyObject* v[8];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    auto value = [&](const char* param) -> PyObject* {
+      for (int i = 0; i < form.count; ++i) {
+        if (std::string_view(form.names[i]) == param) return v[i];
+      }
+      return nullptr;
+    };
+    const DeviceRequest req = parse_device(given(value("device")), py::none(), py::none(),
+                                           spec.fname, given(value("stream")));
+    PyObject* ddof = value("ddof");
+    return reduce_call(R, given(v[0]), given(value("axis")), given(value("dtype")),
+                       given(value("out")), truthy(given(value("keepdims"))),
+                       ddof != nullptr ? ddof_value(ddof) : 0, req);
+  });
 }
 
 template <ScanOp S>
-void def_scan(py::module_& m, const char* name, const char* fname, const std::string& docstring) {
-  m.def(
-      name,
-      [fname](py::handle a, py::handle axis, py::handle dtype, py::handle out, py::handle device) {
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), fname);
-        return scan_call(S, fname, a, axis, dtype, out, req);
-      },
-      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-      py::arg("out") = py::none(), py::kw_only(), py::arg("device") = py::none(),
-      docstring.c_str());
+PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&]() -> py::object {
+    static const char* const fname = S == ScanOp::cumsum ? "numcu.cumsum" : "numcu.cumprod";
+    static const FormSpec form = form_spec(Form::scan);
+    static const ArgSpec spec{fname, form.names, form.count, 0, form.max_positional, 1};
+    PyObject* v[6];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req = parse_device(given(v[4]), py::none(), py::none(), fname, given(v[5]));
+    return scan_call(S, fname, given(v[0]), given(v[1]), given(v[2]), given(v[3]), req);
+  });
+}
+
+// Docstrings live as long as the module (CPython keeps pointers to them).
+const char* keep(std::string text) { return (new std::string(std::move(text)))->c_str(); }
+
+template <Reduction R, Form F>
+void def_reduction(py::module_& m, const char* name, const std::string& docstring) {
+  def_fastcall(m, name, &reduce_entry<R, F>, keep(signature(name, F) + docstring));
+}
+
+template <ScanOp S>
+void def_scan(py::module_& m, const char* name, const std::string& docstring) {
+  def_fastcall(m, name, &scan_entry<S>, keep(signature(name, Form::scan) + docstring));
 }
 
 }  // namespace
@@ -571,7 +605,7 @@ void bind_reductions(py::module_& m) {
                           "    The divisor is N - ddof (N: elements per result).\n" +
                           kKeepdims;
 
-  def_with_dtype<Reduction::sum>(
+  def_reduction<Reduction::sum, Form::with_dtype>(
       m, "sum",
       doc("Sum of array elements over the given axes (float sums are pairwise on the CPU and "
           "tree-shaped on the GPU; the same input gives the same bits run to run).",
@@ -579,78 +613,75 @@ void bind_reductions(py::module_& m) {
           "The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the "
           "input dtype (float16 accumulated in float32).",
           kAll));
-  def_with_dtype<Reduction::prod>(
+  def_reduction<Reduction::prod, Form::with_dtype>(
       m, "prod",
       doc("Product of array elements over the given axes (integers wrap as in NumPy).",
           with_dtype.c_str(), "The products, in sum's dtypes.", kAll));
-  def_with_dtype<Reduction::mean>(
+  def_reduction<Reduction::mean, Form::with_dtype>(
       m, "mean",
       doc("Arithmetic mean over the given axes; NaN for an empty reduction.", with_dtype.c_str(),
           "The means: float64 for integers and bool, else the input dtype.", kAll));
-  def_with_dtype<Reduction::nansum>(m, "nansum",
-                                    doc("Sum treating NaN as zero (on integers and bool: sum).",
-                                        with_dtype.c_str(), "The sums, in sum's dtypes.", kAll));
-  def_with_dtype<Reduction::nanprod>(
+  def_reduction<Reduction::nansum, Form::with_dtype>(
+      m, "nansum",
+      doc("Sum treating NaN as zero (on integers and bool: sum).", with_dtype.c_str(),
+          "The sums, in sum's dtypes.", kAll));
+  def_reduction<Reduction::nanprod, Form::with_dtype>(
       m, "nanprod",
       doc("Product treating NaN as one (on integers and bool: prod).", with_dtype.c_str(),
           "The products, in sum's dtypes.", kAll));
-  def_with_dtype<Reduction::nanmean>(
+  def_reduction<Reduction::nanmean, Form::with_dtype>(
       m, "nanmean",
       doc("Mean of the elements that are not NaN; NaN where all are.", with_dtype.c_str(),
           "The means, in mean's dtypes.", kAll));
-  def_plain<Reduction::min>(
+  def_reduction<Reduction::min, Form::plain>(
       m, "min",
       doc("Minimum over the given axes; NaN propagates; complex numbers order lexicographically. "
           "ValueError for an empty reduction.",
           plain.c_str(), "The minima, in the input dtype.", kAll));
-  def_plain<Reduction::max>(
+  def_reduction<Reduction::max, Form::plain>(
       m, "max",
       doc("Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "
           "ValueError for an empty reduction.",
           plain.c_str(), "The maxima, in the input dtype.", kAll));
-  def_plain<Reduction::nanmin>(m, "nanmin",
-                               doc("Minimum ignoring NaN (NaN where all are NaN).", plain.c_str(),
-                                   "The minima, in the input dtype.", kAll));
-  def_plain<Reduction::nanmax>(m, "nanmax",
-                               doc("Maximum ignoring NaN (NaN where all are NaN).", plain.c_str(),
-                                   "The maxima, in the input dtype.", kAll));
-  def_arg<Reduction::argmin>(
+  def_reduction<Reduction::nanmin, Form::plain>(
+      m, "nanmin",
+      doc("Minimum ignoring NaN (NaN where all are NaN).", plain.c_str(),
+          "The minima, in the input dtype.", kAll));
+  def_reduction<Reduction::nanmax, Form::plain>(
+      m, "nanmax",
+      doc("Maximum ignoring NaN (NaN where all are NaN).", plain.c_str(),
+          "The maxima, in the input dtype.", kAll));
+  def_reduction<Reduction::argmin, Form::arg>(
       m, "argmin",
       doc("Index of the first minimum (of the first NaN, if any) along an axis.", arg.c_str(),
           "int64 indices.", kAll));
-  def_arg<Reduction::argmax>(
+  def_reduction<Reduction::argmax, Form::arg>(
       m, "argmax",
       doc("Index of the first maximum (of the first NaN, if any) along an axis.", arg.c_str(),
           "int64 indices.", kAll));
-  def_plain<Reduction::any>(m, "any",
-                            doc("Whether any element is non-zero (NaN counts as non-zero).",
-                                plain.c_str(), "bool.", kAll));
-  def_plain<Reduction::all>(m, "all",
-                            doc("Whether every element is non-zero (NaN counts as non-zero).",
-                                plain.c_str(), "bool.", kAll));
-  m.def(
-      "count_nonzero",
-      [](py::handle a, py::handle axis, py::handle keepdims, py::handle device) {
-        const char* fname = "numcu.count_nonzero";
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), fname);
-        return reduce_call(Reduction::count_nonzero, a, axis, py::none(), py::none(),
-                           truthy(keepdims), 0, req);
-      },
-      py::arg("a"), py::arg("axis") = py::none(), py::kw_only(), py::arg("keepdims") = false,
-      py::arg("device") = py::none(),
+  def_reduction<Reduction::any, Form::plain>(
+      m, "any",
+      doc("Whether any element is non-zero (NaN counts as non-zero).", plain.c_str(), "bool.",
+          kAll));
+  def_reduction<Reduction::all, Form::plain>(
+      m, "all",
+      doc("Whether every element is non-zero (NaN counts as non-zero).", plain.c_str(), "bool.",
+          kAll));
+  def_reduction<Reduction::count_nonzero, Form::count>(
+      m, "count_nonzero",
       doc("Number of non-zero elements over the given axes.",
-          (std::string(kAxis) + kKeepdims).c_str(), "int64 counts.", kAll)
-          .c_str());
-  def_var<Reduction::var>(
+          (std::string(kAxis) + kKeepdims).c_str(), "int64 counts.", kAll));
+  def_reduction<Reduction::var, Form::var>(
       m, "var",
       doc("Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two "
           "passes.",
           var.c_str(),
           "float64 for integers and bool, the real dtype for complex, else the input dtype.",
           kAll));
-  def_var<Reduction::std_>(m, "std",
-                           doc("Standard deviation over the given axes: the square root of var.",
-                               var.c_str(), "As var.", kAll));
+  def_reduction<Reduction::std_, Form::var>(
+      m, "std",
+      doc("Standard deviation over the given axes: the square root of var.", var.c_str(), "As var.",
+          kAll));
 
   const std::string scan = std::string(
                                "axis : None or int, optional\n"
@@ -658,10 +689,10 @@ void bind_reductions(py::module_& m) {
                            kDtype +
                            "out : array, optional\n"
                            "    Where to write the result; its shape must be the result's.\n";
-  def_scan<ScanOp::cumsum>(m, "cumsum", "numcu.cumsum",
+  def_scan<ScanOp::cumsum>(m, "cumsum",
                            doc("Cumulative sum along an axis.", scan.c_str(),
                                "The running sums, in sum's dtypes.", kAll));
-  def_scan<ScanOp::cumprod>(m, "cumprod", "numcu.cumprod",
+  def_scan<ScanOp::cumprod>(m, "cumprod",
                             doc("Cumulative product along an axis.", scan.c_str(),
                                 "The running products, in sum's dtypes.", kAll));
 }

@@ -460,3 +460,48 @@ def test_deterministic(rng, backend_name):
         for kw in ({}, {"axis": 0}, {"axis": 1})
     ]
     assert first == again
+
+
+# --------------------------------------------------------------------------------------------
+# Whole arrays on the GPU: one block for small arrays, vectorised blocks plus a pass over their
+# partial results for large ones, and views that start off a 16-byte boundary
+# --------------------------------------------------------------------------------------------
+
+WHOLE_SIZES = (1, 7, 8191, 8192, 8193, 100_003, 3 * (1 << 17) + 5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("offset", [0, 3])
+@pytest.mark.parametrize("n", WHOLE_SIZES)
+@pytest.mark.parametrize("dtype", ["float32", "int8", "float16", "complex64", "bool", "float64"])
+@pytest.mark.parametrize(
+    "name", ["sum", "mean", "max", "argmax", "argmin", "nansum", "count_nonzero", "any"]
+)
+def test_whole_array_paths(rng, name, dtype, n, offset):
+    a = data(rng, (n + offset,), dtype, name)
+    view = numcu.asarray(a)[offset:]
+    result = getattr(numcu, name)(view)
+    assert isinstance(result, numcu.ndarray) and result.shape == ()
+    check(result.get(), reference(name, a[offset:]), name, a[offset:], scalar_ok=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int16", "float64"])
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_arg_ties_and_nans_across_blocks(rng, name, dtype):
+    n = 3 * (1 << 18) + 11
+    a = rng.integers(0, 3, n).astype(dtype)  # every value repeats: the first one must win
+    assert int(getattr(numcu, name)(numcu.asarray(a)).get()) == int(getattr(np, name)(a))
+    if np.dtype(dtype).kind == "f":
+        a[[n - 5, n // 2, n // 3 + 1]] = np.nan  # the first NaN wins
+        assert int(getattr(numcu, name)(numcu.asarray(a)).get()) == n // 3 + 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["sum", "argmax", "mean", "cumsum"])
+def test_reductions_take_a_stream(rng, name):
+    a = random_array(rng, (3000, 7), "float32")
+    stream = numcu.cuda.Stream()
+    result = getattr(numcu, name)(numcu.asarray(a), stream=stream)
+    stream.synchronize()
+    check(result.get(), reference(name, a), name, a, scalar_ok=False)

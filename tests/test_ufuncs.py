@@ -5,7 +5,8 @@ Specification, with NumPy as the oracle:
   or a TypeError naming the function where NumPy has no loop (bitwise on floats, floor on
   complex, ...); float functions of integers run on the smallest float that holds them;
 - data are fresh random values with NaN, +-inf, +-0 and the extremes of the dtype mixed in;
-- contiguous, broadcast (column with row), transposed and Python-scalar operands;
+- contiguous, broadcast (column with row), transposed (small, and wide enough for the tiled
+  kernel, with odd row counts) and Python-scalar operands;
 - ``out=`` (poisoned first) is written and returned;
 - integer division and remainder by 0 and of INT_MIN by -1 give NumPy's values without a trap;
   shifts by the bit width or more as NumPy; integer power with a negative exponent raises
@@ -136,6 +137,10 @@ BINARY_LAYOUTS = {
     "contiguous": lambda make: (make((257,), 0), make((257,), 1)),
     "column_row": lambda make: (make((33, 1), 0), make((1, 40), 1)),
     "transposed": lambda make: (make((9, 6), 0).T, make((6, 9), 1)),
+    # 2-D operands at least 32 columns wide take the tiled kernel: rows in runs of four (one
+    # vector load where aligned, else one by one), and a last run shorter than four.
+    "transposed_tiled": lambda make: (make((36, 68), 0)[:, :67].T, make((67, 36), 1)),
+    "transposed_rows_odd": lambda make: (make((40, 66), 0).T, make((66, 40), 1)),
     "scalar": lambda make: (make((31,), 0), make((), 1)[()].item()),
 }
 
