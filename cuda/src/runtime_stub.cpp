@@ -4,6 +4,7 @@
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/runtime.hpp"
+#include "numcu/sequence.hpp"
 
 namespace numcu {
 namespace {
@@ -25,6 +26,7 @@ template void ufunc_cuda<4>(Ufunc, DType, const ElementwisePlan<4>&, const OpPar
 void cast_cuda(DType, DType, const ElementwisePlan<2>&, Stream) { unavailable(); }
 void reduce_cuda(ReduceOp, DType, const ReducePlan&, const ReduceParams&, Stream) { unavailable(); }
 void scan_cuda(ScanOp, DType, const ReducePlan&, Stream) { unavailable(); }
+void sequence_cuda(DType, const SequenceParams&, void*, Stream) { unavailable(); }
 
 namespace cuda {
 
