@@ -24,11 +24,18 @@ clip = _core.clip
 astype = _core.astype
 ndarray = _core.ndarray
 asarray = _core.asarray
+asnumpy = _core.asnumpy
 from_dlpack = _core.from_dlpack
 empty = _core.empty
 zeros = _core.zeros
 ones = _core.ones
 full = _core.full
+empty_like = _core.empty_like
+zeros_like = _core.zeros_like
+ones_like = _core.ones_like
+full_like = _core.full_like
+arange = _core.arange
+linspace = _core.linspace
 build_info = _core.build_info
 dtypes = _core.dtypes
 
@@ -61,19 +68,11 @@ include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
 cmake_prefix = _os.path.join(_os.path.dirname(_core.__file__), "share", "cmake")
 
 
-def asnumpy(a):
-    """A NumPy array for `a`: a copy from the GPU for a numcu.ndarray, else numpy.asarray(a)."""
-    if isinstance(a, ndarray):
-        return a.get()
-    import numpy
-
-    return numpy.asarray(a)
-
-
 __all__ = [
     *UFUNCS,
     "all",
     "any",
+    "arange",
     "argmax",
     "argmin",
     "asarray",
@@ -89,9 +88,12 @@ __all__ = [
     "div",
     "dtypes",
     "empty",
+    "empty_like",
     "from_dlpack",
     "full",
+    "full_like",
     "include_path",
+    "linspace",
     "max",
     "mean",
     "min",
@@ -103,10 +105,12 @@ __all__ = [
     "nansum",
     "ndarray",
     "ones",
+    "ones_like",
     "prod",
     "std",
     "sum",
     "var",
     "where",
     "zeros",
+    "zeros_like",
 ]

@@ -13,6 +13,7 @@ Stream = _cuda.Stream
 Event = _cuda.Event
 current_stream = _cuda.current_stream
 memory_info = _cuda.memory_info
+memory_kind = _cuda.memory_kind
 release_memory = _cuda.release_memory
 CUDAError = _cuda.CUDAError
 OutOfMemoryError = _cuda.OutOfMemoryError
@@ -29,6 +30,7 @@ __all__ = [
     "device_count",
     "is_available",
     "memory_info",
+    "memory_kind",
     "release_memory",
     "synchronize",
     "unavailable_reason",

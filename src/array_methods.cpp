@@ -15,6 +15,7 @@
 #include "numcu/elementwise.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
+#include "transfer.hpp"
 
 namespace numcu::python {
 namespace {
@@ -22,8 +23,8 @@ namespace {
 [[noreturn]] void index_error(const std::string& what) { throw py::index_error(what); }
 
 ArrayView index_view(const ArrayView& v, py::handle key) {
-  py::tuple items = PyTuple_Check(key.ptr()) ? py::reinterpret_borrow<py::tuple>(key)
-                                             : py::make_tuple(key);
+  py::tuple items =
+      PyTuple_Check(key.ptr()) ? py::reinterpret_borrow<py::tuple>(key) : py::make_tuple(key);
   int consuming = 0;
   bool ellipsis = false;
   for (py::handle item : items) {
@@ -57,8 +58,8 @@ ArrayView index_view(const ArrayView& v, py::handle key) {
     } else if (PySlice_Check(o)) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw py::error_already_set();
-      const Py_ssize_t n = PySlice_AdjustIndices(static_cast<Py_ssize_t>(v.shape[d]), &start,
-                                                 &stop, step);
+      const Py_ssize_t n =
+          PySlice_AdjustIndices(static_cast<Py_ssize_t>(v.shape[d]), &start, &stop, step);
       if (n > 0) r.data += start * v.strides[d];
       keep(n, v.strides[d] * step);
       ++d;
@@ -91,31 +92,27 @@ ArrayView index_view(const ArrayView& v, py::handle key) {
   return r;
 }
 
-// dst[...] = scalar, on dst's device.
-void fill_view(const ArrayView& dst, py::handle value, const char* fname) {
-  Operand x = intake(value, fname);
-  if (x.kind == Operand::Kind::device || x.view.ndim != 0) {
-    throw_value_error(std::string(fname) + ": the fill value must be a scalar");
-  }
-  alignas(16) unsigned char converted[16] = {};
-  ArrayView scalar;
-  scalar.dtype = dst.dtype;
-  scalar.data = reinterpret_cast<char*>(converted);
-  run_cast(Exec{}, scalar, x.view, fname);
-  const ArrayView* views[2] = {&dst, &scalar};
-  const bool is_scalar[2] = {false, true};
-  const void* values[2] = {nullptr, converted};
-  const ElementwisePlan<2> plan = make_plan<2>(views, is_scalar, values, fname);
+// dst[...] = scalar, on dst's device (whose numcu allocation, if any, is `allocation`).
+void fill_view(const ArrayView& dst, const DeviceAllocation* allocation, py::handle value,
+               const char* fname) {
+  const Operand x = scalar_operand(value, fname);
+  check_weak_int(x, dst.dtype, fname);
+  Exec ex;
+  ex.gpu = true;
+  ex.device = dst.device;
+  ex.stream = cuda::current_stream();
   cuda::activate(dst.device);
-  cast_cuda(dst.dtype, dst.dtype, plan, cuda::current_stream());
+  prefetch(ex, allocation, dst);
+  run_fill(ex, dst, x, fname);
 }
 
 // dst[...] = src, broadcasting src, converting its dtype; host sources are uploaded.
-void assign_view(const ArrayView& dst, py::handle value, const char* fname) {
+void assign_view(const ArrayView& dst, const DeviceAllocation* allocation, py::handle value,
+                 const char* fname) {
   if (dst.readonly) throw_value_error(std::string(fname) + ": the array is read-only");
   Operand x = intake(value, fname);
   if (x.kind != Operand::Kind::device && x.view.ndim == 0) {
-    fill_view(dst, value, fname);
+    fill_view(dst, allocation, value, fname);
     return;
   }
   for (int k = 1; k <= x.view.ndim; ++k) {
@@ -131,6 +128,8 @@ void assign_view(const ArrayView& dst, py::handle value, const char* fname) {
   ex.device = dst.device;
   ex.stream = cuda::current_stream();
   cuda::activate(dst.device);
+  prefetch(ex, allocation, dst);
+  prefetch(ex, x.allocation.get(), x.view);
   Scratch scratch;
   ArrayView src = x.view;
   if (x.kind == Operand::Kind::host) {
@@ -144,20 +143,6 @@ void assign_view(const ArrayView& dst, py::handle value, const char* fname) {
   run_cast(ex, dst, src, fname);
 }
 
-std::vector<std::int64_t> shape_from(py::handle shape, const char* fname) {
-  std::vector<std::int64_t> out;
-  if (PyIndex_Check(shape.ptr())) {
-    out.push_back(shape.cast<std::int64_t>());
-  } else {
-    for (py::handle item : shape) out.push_back(item.cast<std::int64_t>());
-  }
-  if (out.size() > static_cast<std::size_t>(kMaxDims)) {
-    throw_value_error(std::string(fname) + ": at most " + std::to_string(kMaxDims) +
-                      " dimensions");
-  }
-  return out;
-}
-
 NdArray reshape(const NdArray& a, py::handle shape_obj) {
   const char* fname = "numcu.ndarray.reshape";
   std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
@@ -166,7 +151,8 @@ NdArray reshape(const NdArray& a, py::handle shape_obj) {
   int unknown = -1;
   for (std::size_t k = 0; k < shape.size(); ++k) {
     if (shape[k] == -1) {
-      if (unknown >= 0) throw_value_error(std::string(fname) + ": can only specify one unknown dimension");
+      if (unknown >= 0)
+        throw_value_error(std::string(fname) + ": can only specify one unknown dimension");
       unknown = static_cast<int>(k);
     } else if (shape[k] < 0) {
       throw_value_error(std::string(fname) + ": negative dimensions are not allowed");
@@ -226,52 +212,34 @@ NdArray transpose(const NdArray& a, py::args axes_in) {
 NdArray copy_of(const NdArray& a, DType dtype, const char* fname) {
   const ArrayView& v = a.view();
   cuda::activate(v.device);
+  Exec ex;
+  ex.gpu = true;
+  ex.device = v.device;
+  ex.stream = a.last_stream();
+  prefetch(ex, a.allocation().get(), v);
   NdArray out = NdArray::empty(dtype, v.ndim, v.shape, v.device, a.last_stream());
   copy_into(out.view(), v, a.last_stream(), fname);
   return out;
 }
 
-py::object item(const NdArray& a, const char* what) {
+py::object item(py::handle self, const char* what) {
+  const NdArray& a = self.cast<const NdArray&>();
   if (a.view().size() != 1) {
-    throw py::type_error(std::string("only one-element numcu arrays can be converted to ") +
-                         what + " (this one has " + std::to_string(a.view().size()) +
-                         " elements)");
+    throw py::type_error(std::string("only one-element numcu arrays can be converted to ") + what +
+                         " (this one has " + std::to_string(a.view().size()) + " elements)");
   }
-  return a.get().attr("item")();
-}
-
-NdArray full(py::handle shape_obj, py::handle value, py::handle dtype_obj, const char* fname) {
-  std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
-  for (auto e : shape) {
-    if (e < 0) throw_value_error(std::string(fname) + ": negative dimensions are not allowed");
-  }
-  DType dtype = DType::float64;
-  if (!dtype_obj.is_none()) {
-    dtype = dtype_from_python(dtype_obj, fname);
-  } else if (!value.is_none()) {
-    dtype = intake(value, fname).view.dtype;  // NumPy: full's dtype follows the value
-  }
-  if (!cuda::is_available()) {
-    throw Error(ErrorKind::cuda_unavailable, std::string(fname) +
-                                                 ": no CUDA device is available (" +
-                                                 cuda::unavailable_reason() + ")");
-  }
-  const int device = cuda::current_device();
-  cuda::activate(device);
-  NdArray a = NdArray::empty(dtype, static_cast<int>(shape.size()), shape.data(), device,
-                             cuda::current_stream());
-  if (!value.is_none()) fill_view(a.view(), value, fname);
-  return a;
+  return asnumpy(self, py::none(), py::none(), true, "numcu.ndarray.item").attr("item")();
 }
 
 }  // namespace
 
-void bind_array_methods(py::module_& m, py::class_<NdArray>& cls) {
+void bind_array_methods(py::class_<NdArray>& cls) {
   cls.def("__getitem__",
           [](const NdArray& a, py::handle key) { return a.with_view(index_view(a.view(), key)); })
       .def("__setitem__",
            [](const NdArray& a, py::handle key, py::handle value) {
-             assign_view(index_view(a.view(), key), value, "numcu.ndarray.__setitem__");
+             assign_view(index_view(a.view(), key), a.allocation().get(), value,
+                         "numcu.ndarray.__setitem__");
            })
       .def(
           "reshape",
@@ -301,14 +269,14 @@ void bind_array_methods(py::module_& m, py::class_<NdArray>& cls) {
           "fill",
           [](const NdArray& a, py::handle value) {
             if (a.view().readonly) throw_value_error("numcu.ndarray.fill: the array is read-only");
-            fill_view(a.view(), value, "numcu.ndarray.fill");
+            fill_view(a.view(), a.allocation().get(), value, "numcu.ndarray.fill");
           },
           py::arg("value"), "Set every element to `value` (converted to the array's dtype).")
-      .def("__bool__", [](const NdArray& a) { return item(a, "bool").attr("__bool__")(); })
-      .def("__int__", [](const NdArray& a) { return py::int_(item(a, "int")); })
-      .def("__float__", [](const NdArray& a) { return py::float_(item(a, "float")); })
+      .def("__bool__", [](py::handle a) { return item(a, "bool").attr("__bool__")(); })
+      .def("__int__", [](py::handle a) { return py::int_(item(a, "int")); })
+      .def("__float__", [](py::handle a) { return py::float_(item(a, "float")); })
       .def("__complex__",
-           [](const NdArray& a) {
+           [](py::handle a) {
              return py::module_::import("builtins").attr("complex")(item(a, "complex"));
            })
       .def_property_readonly(
@@ -325,27 +293,6 @@ void bind_array_methods(py::module_& m, py::class_<NdArray>& cls) {
             return f;
           },
           "C_CONTIGUOUS, F_CONTIGUOUS and WRITEABLE, as a dict.");
-
-  m.def(
-      "empty",
-      [](py::handle shape, py::handle dtype) { return full(shape, py::none(), dtype, "numcu.empty"); },
-      py::arg("shape"), py::arg("dtype") = py::none(),
-      "A new device array of `shape` (float64 unless `dtype`), uninitialised.");
-  m.def(
-      "zeros",
-      [](py::handle shape, py::handle dtype) { return full(shape, py::int_(0), dtype.is_none() ? py::handle(numpy_dtype(DType::float64)) : dtype, "numcu.zeros"); },
-      py::arg("shape"), py::arg("dtype") = py::none(), "A new device array of zeros.");
-  m.def(
-      "ones",
-      [](py::handle shape, py::handle dtype) { return full(shape, py::int_(1), dtype.is_none() ? py::handle(numpy_dtype(DType::float64)) : dtype, "numcu.ones"); },
-      py::arg("shape"), py::arg("dtype") = py::none(), "A new device array of ones.");
-  m.def(
-      "full",
-      [](py::handle shape, py::handle value, py::handle dtype) {
-        return full(shape, value, dtype, "numcu.full");
-      },
-      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
-      "A new device array filled with `fill_value` (dtype from the value unless given).");
 }
 
 }  // namespace numcu::python

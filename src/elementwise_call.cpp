@@ -54,7 +54,8 @@ Typed promote(Typed a, Typed b) {
   return {r, false};
 }
 
-// NumPy 2 refuses a Python integer that its integer result dtype cannot hold.
+}  // namespace
+
 void check_weak_int(const Operand& x, DType loop, const char* fname) {
   const char k = dtype_kind(loop);
   if (!x.weak || (k != 'i' && k != 'u')) return;
@@ -82,6 +83,14 @@ void check_weak_int(const Operand& x, DType loop, const char* fname) {
                                                " out of bounds for " + dtype_name(loop));
   }
 }
+
+DType result_dtype(const Operand* const* operands, int count) {
+  Typed t{operands[0]->view.dtype, operands[0]->weak};
+  for (int i = 1; i < count; ++i) t = promote(t, Typed{operands[i]->view.dtype, operands[i]->weak});
+  return t.dtype;
+}
+
+namespace {
 
 struct Shape {
   int ndim = 0;
@@ -120,8 +129,9 @@ Stream stream_from_python(py::handle stream, const char* fname) {
   } else if (py::hasattr(stream, "ptr")) {
     handle = stream.attr("ptr");
   } else {
-    throw_type_error(std::string(fname) + ": stream must be a CUDA stream (numcu.cuda.Stream, a "
-                                          "CuPy or PyTorch stream, or an int handle), not " +
+    throw_type_error(std::string(fname) +
+                     ": stream must be a CUDA stream (numcu.cuda.Stream, a "
+                     "CuPy or PyTorch stream, or an int handle), not " +
                      Py_TYPE(stream.ptr())->tp_name);
   }
   const unsigned long long h = handle.cast<unsigned long long>();
@@ -130,8 +140,8 @@ Stream stream_from_python(py::handle stream, const char* fname) {
   return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(h));
 }
 
-DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync,
-                           const char* fname, py::handle stream) {
+DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,
+                           py::handle stream) {
   DeviceRequest r;
   if (!stream.is_none()) {
     r.has_stream = true;
@@ -182,8 +192,7 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
       throw_value_error(std::string(fname) + ": dev_id must be a device index or False, not " +
                         py::repr(dev_id).cast<std::string>());
     }
-    if (r.kind != DeviceRequest::Kind::automatic &&
-        (r.kind != d.kind || r.device != d.device)) {
+    if (r.kind != DeviceRequest::Kind::automatic && (r.kind != d.kind || r.device != d.device)) {
       throw_value_error(std::string(fname) + ": device= and dev_id= disagree");
     }
     r.kind = d.kind;
@@ -273,8 +282,8 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
                        ": boolean subtract is not supported (dtype bool); use "
                        "numcu.logical_xor or the ^ operator instead");
     }
-    throw_type_error(fname_str + ": no loop for dtype " + dtype_name(loop) + " (inputs: " +
-                     dtypes_str(in, nin) + ")");
+    throw_type_error(fname_str + ": no loop for dtype " + dtype_name(loop) +
+                     " (inputs: " + dtypes_str(in, nin) + ")");
   }
   DType in_dtype[3];
   for (int i = 0; i < nin; ++i) {
@@ -283,8 +292,8 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   }
   const DType out_dtype = ufunc_out_dtype(op, loop);
   if (has_out && !can_cast_same_kind(out_dtype, out.view.dtype)) {
-    throw_type_error(fname_str + ": cannot cast the result from " + dtype_name(out_dtype) +
-                     " to " + dtype_name(out.view.dtype) + " (casting='same_kind')");
+    throw_type_error(fname_str + ": cannot cast the result from " + dtype_name(out_dtype) + " to " +
+                     dtype_name(out.view.dtype) + " (casting='same_kind')");
   }
 
   // shape
@@ -347,17 +356,17 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   // NumPy refuses negative integer exponents rather than return garbage.
   if (op == Ufunc::power && dtype_kind(loop) == 'i') {
     const ArrayView& e = views[2];
-    const bool negative =
-        is_scalar[2] ? visit_dtype(loop, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          if constexpr (std::is_integral_v<T>) {
-            T value;
-            std::memcpy(&value, values[2], sizeof(T));
-            return value < T(0);
-          }
-          return false;
-        })
-                     : any_negative(ex, scratch, e, fname);
+    const bool negative = is_scalar[2] ? visit_dtype(loop,
+                                                     [&](auto tag) {
+                                                       using T = typename decltype(tag)::type;
+                                                       if constexpr (std::is_integral_v<T>) {
+                                                         T value;
+                                                         std::memcpy(&value, values[2], sizeof(T));
+                                                         return value < T(0);
+                                                       }
+                                                       return false;
+                                                     })
+                                       : any_negative(ex, scratch, e, fname);
     if (negative) {
       throw_value_error(fname_str + ": integers to negative integer powers are not allowed");
     }
@@ -456,9 +465,9 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   }
 
-  finish_streams(ex, all, nin + 1,
-                 py::isinstance<NdArray>(result) ? result.cast<const NdArray&>().allocation().get()
-                                                 : nullptr);
+  finish_streams(
+      ex, all, nin + 1,
+      py::isinstance<NdArray>(result) ? result.cast<const NdArray&>().allocation().get() : nullptr);
   // Like NumPy, a 0-d host result comes back as a NumPy scalar.
   if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];
@@ -506,47 +515,6 @@ DType dtype_from_python(py::handle dtype, const char* fname) {
     throw_type_error(std::string(fname) + ": unsupported dtype " + py::str(d).cast<std::string>());
   }
   return out;
-}
-
-py::object asarray(py::handle obj, py::handle dtype_obj) {
-  const char* fname = "numcu.asarray";
-  Operand x = intake(obj, fname);
-  const DType want = dtype_obj.is_none() ? x.view.dtype : dtype_from_python(dtype_obj, fname);
-  if (x.kind == Operand::Kind::device) {
-    if (want == x.view.dtype) {
-      if (py::isinstance<NdArray>(obj)) return py::reinterpret_borrow<py::object>(obj);
-      cuda::activate(x.view.device);
-      if (x.has_producer_stream) cuda::stream_wait(cuda::current_stream(), x.producer_stream);
-      return py::cast(NdArray::wrap(x.view, x.keepalive));
-    }
-    cuda::activate(x.view.device);
-    const Stream stream = x.allocation ? x.allocation->stream() : cuda::current_stream();
-    if (x.has_producer_stream) cuda::stream_wait(stream, x.producer_stream);
-    NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, x.view.device, stream, &x.view);
-    copy_into(a.view(), x.view, stream, fname);
-    return py::cast(std::move(a));
-  }
-  if (!cuda::is_available()) {
-    throw Error(ErrorKind::cuda_unavailable,
-                std::string(fname) + ": no CUDA device is available (" +
-                    cuda::unavailable_reason() + ")");
-  }
-  Exec ex;
-  ex.gpu = true;
-  ex.device = cuda::current_device();
-  ex.stream = cuda::current_stream();
-  cuda::activate(ex.device);
-  NdArray a = NdArray::empty(want, x.view.ndim, x.view.shape, ex.device, ex.stream);
-  const std::size_t bytes = static_cast<std::size_t>(x.view.size()) * itemsize(want);
-  if (want == x.view.dtype && x.view.is_c_contiguous()) {
-    py::gil_scoped_release release;
-    cuda::copy_async(a.view().data, x.view.data, bytes, ex.stream);
-  } else {
-    Scratch scratch;
-    const ArrayView staged = upload(scratch, ex, x.view);
-    copy_into(a.view(), staged, ex.stream, fname);
-  }
-  return py::cast(std::move(a));
 }
 
 }  // namespace numcu::python

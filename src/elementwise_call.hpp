@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 
+#include "intake.hpp"
 #include "numcu/array_view.hpp"
 #include "numcu/backend.hpp"
 #include "numcu/ops.hpp"
@@ -24,8 +25,8 @@ struct DeviceRequest {
 };
 
 // Reads numcu's `device=` and `stream=` together with NumCu's `dev_id=` and `sync=`.
-DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync,
-                           const char* fname, py::handle stream = py::none());
+DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,
+                           py::handle stream = py::none());
 
 // A CUDA stream from Python: an int handle (0 or 1: the legacy default stream, 2: the
 // per-thread default), numcu.cuda.Stream, anything with __cuda_stream__, CuPy's (.ptr) and
@@ -44,8 +45,11 @@ py::object astype(py::handle obj, py::handle dtype);
 // dst = src (with a dtype conversion where they differ), both on the GPU, queued on `stream`.
 void copy_into(const ArrayView& dst, const ArrayView& src, Stream stream, const char* fname);
 
-// numcu.asarray: a numcu.ndarray for obj, zero-copy where obj is already on the GPU.
-py::object asarray(py::handle obj, py::handle dtype);
+// NumPy 2's result dtype of operands, Python scalars weak (NEP 50).
+DType result_dtype(const Operand* const* operands, int count);
+
+// NumPy 2 refuses a Python integer that an integer dtype cannot hold (OverflowError).
+void check_weak_int(const Operand& x, DType dtype, const char* fname);
 
 // A numcu dtype from anything numpy.dtype() takes.
 DType dtype_from_python(py::handle dtype, const char* fname);

@@ -52,8 +52,47 @@ bool is_dense(const ArrayView& v) {
   return s.hi - s.lo == v.size() * itemsize(v.dtype);
 }
 
-Exec place(const char* fname, const Operand* const* operands, int count,
-           const DeviceRequest& req) {
+void prefetch(const Exec& ex, const DeviceAllocation* allocation, const ArrayView& view) {
+  if (!ex.gpu || allocation == nullptr || !allocation->managed()) return;
+  cuda::activate(ex.device);
+  const ByteSpan span = byte_span(view);
+  cuda::prefetch_to_device(view.data + span.lo, static_cast<std::size_t>(span.hi - span.lo),
+                           ex.device, ex.stream);
+}
+
+void run_fill(const Exec& ex, const ArrayView& dst, const Operand& value, const char* fname) {
+  alignas(16) unsigned char converted[16] = {};
+  ArrayView scalar;
+  scalar.dtype = dst.dtype;
+  scalar.data = reinterpret_cast<char*>(converted);
+  run_cast(Exec{}, scalar, value.view, fname);
+  const ArrayView* views[2] = {&dst, &scalar};
+  const bool is_scalar[2] = {false, true};
+  const void* values[2] = {nullptr, converted};
+  const ElementwisePlan<2> plan = make_plan<2>(views, is_scalar, values, fname);
+  if (ex.gpu) {
+    cast_cuda(dst.dtype, dst.dtype, plan, ex.stream);
+  } else {
+    cast_cpu(dst.dtype, dst.dtype, plan);
+  }
+}
+
+Exec destination(const char* fname, const DeviceRequest& req, int follow) {
+  Exec ex;
+  if (req.kind == DeviceRequest::Kind::cpu) return ex;
+  if (!cuda::is_available()) {
+    throw Error(
+        ErrorKind::cuda_unavailable,
+        std::string(fname) + ": no CUDA device is available (" + cuda::unavailable_reason() + ")");
+  }
+  ex.gpu = true;
+  ex.device = req.device >= 0 ? req.device : follow != kHost ? follow : cuda::current_device();
+  ex.stream = req.has_stream ? req.stream : cuda::current_stream();
+  return ex;
+}
+
+Exec place(const char* fname, const Operand* const* operands, int count, const DeviceRequest& req,
+           bool prefetch_managed) {
   int device = kHost;
   bool host_array = false;
   for (int i = 0; i < count; ++i) {
@@ -76,7 +115,8 @@ Exec place(const char* fname, const Operand* const* operands, int count,
                         device_str(device) + " (move host data with numcu.asarray)");
     }
     if (req.kind == DeviceRequest::Kind::cpu) {
-      throw_value_error(std::string(fname) + ": device='cpu' was requested but the operands are on " +
+      throw_value_error(std::string(fname) +
+                        ": device='cpu' was requested but the operands are on " +
                         device_str(device) + " (call .get() for host copies)");
     }
     if (req.kind == DeviceRequest::Kind::cuda && req.device >= 0 && req.device != device) {
@@ -95,14 +135,21 @@ Exec place(const char* fname, const Operand* const* operands, int count,
       cuda::stream_wait(ex.stream, x->allocation->stream());
       if (home_stream(ex.stream) == ex.stream) x->allocation->set_stream(ex.stream);
     }
+    if (prefetch_managed) {
+      for (int i = 0; i < count; ++i) {
+        if (operands[i] != nullptr) prefetch(ex, operands[i]->allocation.get(), operands[i]->view);
+      }
+    }
     return ex;
   }
   bool gpu = false;
   if (req.kind == DeviceRequest::Kind::cuda) {
     if (!cuda::is_available()) {
       throw Error(ErrorKind::cuda_unavailable,
-                  std::string(fname) + ": device='cuda' was requested but no CUDA device is "
-                                       "available (" + cuda::unavailable_reason() + ")");
+                  std::string(fname) +
+                      ": device='cuda' was requested but no CUDA device is "
+                      "available (" +
+                      cuda::unavailable_reason() + ")");
     }
     gpu = true;
   } else if (req.kind == DeviceRequest::Kind::automatic) {

@@ -61,8 +61,21 @@ bool is_dense(const ArrayView& v);
 // among them), host data goes to the GPU when one is there and the request allows. The stream
 // is the request's or the current one; numcu arrays last used on another stream are ordered
 // after that work and move to this stream.
-Exec place(const char* fname, const Operand* const* operands, int count,
-           const DeviceRequest& req);
+// Managed memory among the operands is prefetched to the GPU, unless `prefetch` is false.
+Exec place(const char* fname, const Operand* const* operands, int count, const DeviceRequest& req,
+           bool prefetch = true);
+
+// Where a new array goes (creation functions, asarray): the host for device='cpu', else a GPU:
+// the one named, or `follow` (the device of the array the call is about; kHost: none), or the
+// current one; and the requested or current stream. Raises cuda_unavailable without a GPU.
+Exec destination(const char* fname, const DeviceRequest& req, int follow = kHost);
+
+// Managed memory that work on ex's GPU is about to use, migrated there first on ex.stream.
+void prefetch(const Exec& ex, const DeviceAllocation* allocation, const ArrayView& view);
+
+// dst[...] = value (a host scalar, already checked to be one), converted to dst's dtype as NumPy
+// converts it, on the backend.
+void run_fill(const Exec& ex, const ArrayView& dst, const Operand& value, const char* fname);
 
 // After an operation's work is queued on ex.stream: arrays whose home is another stream (the
 // work ran on a stream numcu does not own) get that stream ordered after the work, so that

@@ -169,8 +169,8 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   const int size = std::atoi(ts.c_str() + 2);
   char kind = ts[1];
   DType dtype;
-  if (!dtype_from_kind(kind, size, &dtype) ||
-      (order == '>' && size > 1) || (order != '<' && order != '>' && order != '|' && order != '=')) {
+  if (!dtype_from_kind(kind, size, &dtype) || (order == '>' && size > 1) ||
+      (order != '<' && order != '>' && order != '|' && order != '=')) {
     unsupported_dtype(fname, ts);
   }
   v.dtype = dtype;
@@ -267,8 +267,8 @@ bool intake_python_scalar(py::handle obj, const char* fname, Operand& op) {
       }
       PyErr_Clear();
     }
-    throw Error(ErrorKind::overflow_error, std::string(fname) + ": Python integer " +
-                                               repr_of(obj) + " is out of bounds for int64");
+    throw Error(ErrorKind::overflow_error, std::string(fname) + ": Python integer " + repr_of(obj) +
+                                               " is out of bounds for int64");
   }
   if (PyFloat_CheckExact(o)) {
     const double d = PyFloat_AS_DOUBLE(o);
@@ -297,6 +297,48 @@ std::string shape_str(const std::int64_t* shape, int ndim) {
 
 std::string device_str(int device) {
   return device == kHost ? "cpu" : "cuda:" + std::to_string(device);
+}
+
+Operand scalar_operand(py::handle obj, const char* fname) {
+  Operand x = intake(obj, fname);
+  if (x.kind == Operand::Kind::device || x.view.ndim != 0) {
+    throw_value_error(std::string(fname) + ": the fill value must be a scalar, not " +
+                      (x.kind == Operand::Kind::device
+                           ? std::string("a device array")
+                           : "an array of shape " + shape_str(x.view.shape, x.view.ndim)));
+  }
+  return x;
+}
+
+std::vector<std::int64_t> shape_from(py::handle shape, const char* fname) {
+  auto extent = [&](py::handle item) -> std::int64_t {
+    if (PyBool_Check(item.ptr()) || !PyIndex_Check(item.ptr())) {
+      throw_type_error(std::string(fname) + ": shape must be an int or a sequence of ints, not " +
+                       repr_of(shape));
+    }
+    py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+    if (!index) throw py::error_already_set();
+    const long long value = PyLong_AsLongLong(index.ptr());
+    if (value == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      throw_value_error(std::string(fname) + ": array dimension " + repr_of(item) +
+                        " is too large");
+    }
+    return value;
+  };
+  std::vector<std::int64_t> out;
+  if (PyIndex_Check(shape.ptr()) || PyBool_Check(shape.ptr())) {
+    out.push_back(extent(shape));
+  } else if (PySequence_Check(shape.ptr()) && !PyUnicode_Check(shape.ptr())) {
+    for (py::handle item : shape) out.push_back(extent(item));
+  } else {
+    throw_type_error(std::string(fname) + ": shape must be an int or a sequence of ints, not " +
+                     repr_of(shape));
+  }
+  if (out.size() > static_cast<std::size_t>(kMaxDims)) {
+    throw_value_error(std::string(fname) + ": at most " + std::to_string(kMaxDims) + " dimensions");
+  }
+  return out;
 }
 
 Operand intake(py::handle obj, const char* fname, Role role) {
@@ -330,8 +372,9 @@ Operand intake(py::handle obj, const char* fname, Role role) {
   if (intake_buffer(obj, fname, role, op)) return op;
 
   if (role == Role::output) {
-    throw_type_error(std::string(fname) + ": out must be an array (NumPy, numcu or any object "
-                                          "with __cuda_array_interface__), not " +
+    throw_type_error(std::string(fname) +
+                     ": out must be an array (NumPy, numcu or any object "
+                     "with __cuda_array_interface__), not " +
                      std::string(Py_TYPE(obj.ptr())->tp_name));
   }
   // Lists, tuples, NumPy scalars without a buffer, CPU tensors: whatever NumPy makes of them.

@@ -5,6 +5,8 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "numcu/array_view.hpp"
 #include "numcu/backend.hpp"
@@ -63,6 +65,14 @@ enum class Role { input, output };
 // numpy.asarray takes. `fname` names the calling
 // function in error messages ("numcu.add"). An output must be an array and writable.
 Operand intake(py::handle obj, const char* fname, Role role = Role::input);
+
+// A host scalar argument (a Python or NumPy number, or a 0-d host array), such as a fill value;
+// ValueError for anything else.
+Operand scalar_operand(py::handle obj, const char* fname);
+
+// A shape argument: an int or a sequence of ints (TypeError otherwise), at most kMaxDims long;
+// negative extents are the caller's to check.
+std::vector<std::int64_t> shape_from(py::handle shape, const char* fname);
 
 // "(3, 4)" for error messages.
 std::string shape_str(const std::int64_t* shape, int ndim);

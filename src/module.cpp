@@ -13,6 +13,7 @@
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 #include "reduce_call.hpp"
+#include "transfer.hpp"
 
 namespace py = pybind11;
 using namespace numcu;
@@ -64,7 +65,8 @@ namespace {
 
 constexpr float kFloat32Max = 3.4028234663852886e38f;
 
-const char* kBinaryDoc = R"doc({fn}(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None, stream=None)
+const char* kBinaryDoc =
+    R"doc({fn}(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None, stream=None)
 --
 
 Elementwise {name} with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
@@ -113,8 +115,8 @@ py::handle or_none(PyObject* p) { return p != nullptr ? p : Py_None; }
 template <Ufunc Op>
 PyObject* binary_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
-    static const char* const names[] = {"x1",     "x2",     "out",   "dev_id",
-                                        "sync",   "output", "device", "stream"};
+    static const char* const names[] = {"x1",   "x2",     "out",    "dev_id",
+                                        "sync", "output", "device", "stream"};
     static const std::string fname = std::string("numcu.") + ufunc_info(Op).name;
     static const ArgSpec spec{fname.c_str(), names, 8, 2, 5, 2};
     PyObject* v[8];
@@ -153,14 +155,14 @@ PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   });
 }
 
-const char* kDivDoc = R"doc(div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, sync=None, *, out=None, device=None, stream=None)
+const char* kDivDoc =
+    R"doc(div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, sync=None, *, out=None, device=None, stream=None)
 --
 
 AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`
 (float32's largest value unless given) where it is zero. Result dtype as numcu.divide
 (float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.
 )doc";
-
 
 // One line per ufunc for its docstring: what it computes, and the dtypes NumPy has it for.
 struct UfuncDoc {
@@ -174,8 +176,9 @@ constexpr UfuncDoc kUfuncDocs[] = {
     {Ufunc::sign, "-1, 0 or 1 (NaN stays NaN; z/|z| for complex). Every dtype but bool."},
     {Ufunc::reciprocal, "1/x (integer division for integers, 1/0 gives 0). Every dtype."},
     {Ufunc::square, "x*x (integers wrap). Every dtype."},
-    {Ufunc::sqrt, "Square root. Float and complex; integers compute in the smallest float that "
-                  "holds them."},
+    {Ufunc::sqrt,
+     "Square root. Float and complex; integers compute in the smallest float that "
+     "holds them."},
     {Ufunc::cbrt, "Cube root. Float; integers compute in the smallest float that holds them."},
     {Ufunc::logical_not, "NOT x, as bool. Every dtype."},
     {Ufunc::invert, "Bitwise NOT (logical NOT for bool). bool and integers."},
@@ -208,12 +211,15 @@ constexpr UfuncDoc kUfuncDocs[] = {
     {Ufunc::isinf, "Whether x is infinite, as bool. Every dtype."},
     {Ufunc::isfinite, "Whether x is finite, as bool. Every dtype."},
     {Ufunc::signbit, "Whether the sign bit is set, as bool. Every dtype but complex."},
-    {Ufunc::floor_divide, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0. "
-                          "Every dtype but complex."},
-    {Ufunc::remainder, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0. Every "
-                       "dtype but complex."},
-    {Ufunc::power, "x1 ** x2; integers wrap, and negative integer exponents raise ValueError. "
-                   "Every dtype."},
+    {Ufunc::floor_divide,
+     "Floor division x1 // x2, Python's signs; integer x // 0 gives 0. "
+     "Every dtype but complex."},
+    {Ufunc::remainder,
+     "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0. Every "
+     "dtype but complex."},
+    {Ufunc::power,
+     "x1 ** x2; integers wrap, and negative integer exponents raise ValueError. "
+     "Every dtype."},
     {Ufunc::maximum, "Elementwise maximum; NaN propagates. Every dtype."},
     {Ufunc::minimum, "Elementwise minimum; NaN propagates. Every dtype."},
     {Ufunc::fmax, "Elementwise maximum ignoring NaN. Every dtype."},
@@ -231,8 +237,9 @@ constexpr UfuncDoc kUfuncDocs[] = {
     {Ufunc::bitwise_or, "Bitwise OR. bool and integers."},
     {Ufunc::bitwise_xor, "Bitwise XOR. bool and integers."},
     {Ufunc::left_shift, "x1 << x2; shifts by the bit width or more give 0. Integers."},
-    {Ufunc::right_shift, "x1 >> x2 (arithmetic for signed); shifts by the bit width or more "
-                         "give 0 or -1. Integers."},
+    {Ufunc::right_shift,
+     "x1 >> x2 (arithmetic for signed); shifts by the bit width or more "
+     "give 0 or -1. Integers."},
     {Ufunc::logaddexp, "log(exp(x1) + exp(x2)) without overflow. Float."},
     {Ufunc::arctan2, "The angle of the point (x2, x1), quadrant-aware. Float."},
     {Ufunc::hypot, "sqrt(x1**2 + x2**2) without overflow. Float."},
@@ -287,8 +294,7 @@ void def_ufunc(py::module_& m) {
           return ufunc_call(Op, {x}, out, req);
         },
         py::arg("x"), py::pos_only(), py::arg("out") = py::none(), py::kw_only(),
-        py::arg("device") = py::none(), py::arg("stream") = py::none(),
-        ufunc_doc(Op, "x").c_str());
+        py::arg("device") = py::none(), py::arg("stream") = py::none(), ufunc_doc(Op, "x").c_str());
   } else {
     m.def(
         info.name,
@@ -298,8 +304,8 @@ void def_ufunc(py::module_& m) {
               parse_device(device, py::none(), py::none(), fname.c_str(), stream);
           return ufunc_call(Op, {x1, x2}, out, req);
         },
-        py::arg("x1"), py::arg("x2"), py::pos_only(), py::arg("out") = py::none(),
-        py::kw_only(), py::arg("device") = py::none(), py::arg("stream") = py::none(),
+        py::arg("x1"), py::arg("x2"), py::pos_only(), py::arg("out") = py::none(), py::kw_only(),
+        py::arg("device") = py::none(), py::arg("stream") = py::none(),
         ufunc_doc(Op, "x1, x2").c_str());
   }
 }
@@ -329,8 +335,8 @@ does, and all three broadcast. Every dtype. Inputs and `device` as numcu.add.
         if (a_max.is_none()) return ufunc_call(Ufunc::maximum, {a, a_min}, out, req);
         return ufunc_call(Ufunc::clip, {a, a_min, a_max}, out, req);
       },
-      py::arg("a"), py::arg("a_min"), py::arg("a_max"), py::pos_only(),
-      py::arg("out") = py::none(), py::kw_only(), py::arg("device") = py::none(), R"doc(
+      py::arg("a"), py::arg("a_min"), py::arg("a_max"), py::pos_only(), py::arg("out") = py::none(),
+      py::kw_only(), py::arg("device") = py::none(), R"doc(
 `a` limited to [a_min, a_max]: minimum(maximum(a, a_min), a_max), NaN propagating as NumPy's
 clip. Either bound may be None. Every dtype. Inputs, `out` and `device` as numcu.add.
 )doc");
@@ -346,9 +352,9 @@ py::dict build_info() {
   py::dict d;
   d["version"] = NUMCU_VERSION;
   const int v = numcu::cuda::runtime_version();
-  d["cuda_version"] = v ? py::object(py::str(std::to_string(v / 1000) + "." +
-                                             std::to_string((v % 1000) / 10)))
-                        : py::object(py::none());
+  d["cuda_version"] =
+      v ? py::object(py::str(std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10)))
+        : py::object(py::none());
   d["cuda_architectures"] = numcu::cuda::compiled_architectures();
   py::list backends;
   backends.append("cpu");
@@ -405,9 +411,10 @@ void bind_cuda(py::module_& m) {
       .def_readonly("id", &Device::id)
       .def_property_readonly("name", [](const Device& d) { return numcu::cuda::device_name(d.id); })
       .def("__repr__", [](const Device& d) { return "<CUDA Device " + std::to_string(d.id) + ">"; })
-      .def("__eq__", [](const Device& a, py::object b) {
-        return py::isinstance<Device>(b) && b.cast<const Device&>().id == a.id;
-      })
+      .def("__eq__",
+           [](const Device& a, py::object b) {
+             return py::isinstance<Device>(b) && b.cast<const Device&>().id == a.id;
+           })
       .def("__hash__", [](const Device& d) { return std::hash<int>()(d.id); })
       .def("__enter__",
            [](Device& d) {
@@ -448,11 +455,11 @@ PYBIND11_MODULE(_core, m) {
   def_binary<Ufunc::multiply>(m, "multiply", "multiplication");
   def_binary<Ufunc::divide>(m, "divide", "true division");
   def_binary<Ufunc::multiply>(m, "mul", "multiplication (AMYPAD NumCu's name)");
-#define NUMCU_DEF(e, F, group)                                                            \
-  if constexpr (F::arity < 3 && Ufunc::e != Ufunc::add && Ufunc::e != Ufunc::subtract &&   \
-                Ufunc::e != Ufunc::multiply && Ufunc::e != Ufunc::divide &&                \
-                Ufunc::e != Ufunc::div_default) {                                          \
-    def_ufunc<Ufunc::e>(m);                                                                \
+#define NUMCU_DEF(e, F, group)                                                           \
+  if constexpr (F::arity < 3 && Ufunc::e != Ufunc::add && Ufunc::e != Ufunc::subtract && \
+                Ufunc::e != Ufunc::multiply && Ufunc::e != Ufunc::divide &&              \
+                Ufunc::e != Ufunc::div_default) {                                        \
+    def_ufunc<Ufunc::e>(m);                                                              \
   }
   NUMCU_UFUNCS(NUMCU_DEF)
 #undef NUMCU_DEF
@@ -469,24 +476,8 @@ PYBIND11_MODULE(_core, m) {
 
   bind_reductions(m);
 
-  m.def("asarray", &asarray, py::arg("obj"), py::arg("dtype") = py::none(), R"doc(
-A numcu.ndarray on the GPU for `obj`: host data is copied to the current device; device
-arrays (numcu.ndarray, any ``__cuda_array_interface__`` object) are taken without a copy
-unless `dtype` asks for a conversion.
-)doc");
-
-  m.def(
-      "from_dlpack",
-      [](py::handle x) {
-        if (!py::hasattr(x, "__dlpack__")) {
-          throw py::type_error("numcu.from_dlpack: the object has no __dlpack__ method");
-        }
-        return asarray(x, py::none());
-      },
-      py::arg("x"), R"doc(
-A numcu.ndarray sharing `x`'s memory through DLPack (JAX, PyTorch, CuPy arrays on the GPU);
-host data (a CPU tensor, a NumPy array) is copied to the current device.
-)doc");
+  bind_transfer(m);
+  bind_creation(m);
 
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");

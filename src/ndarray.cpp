@@ -13,15 +13,34 @@
 #include "intake.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
+#include "transfer.hpp"
 
 namespace numcu::python {
 
-DeviceAllocation::DeviceAllocation(std::size_t bytes, int device, Stream stream)
-    : device_(device), stream_(stream), keeper_(stream_keeper(stream)) {
-  ptr_ = cuda::allocate(bytes, device, stream);
+const char* memory_name(Memory memory) {
+  switch (memory) {
+    case Memory::device:
+      return "device";
+    case Memory::managed:
+      return "managed";
+    case Memory::foreign:
+      return "foreign";
+  }
+  return "?";
 }
 
-DeviceAllocation::~DeviceAllocation() { cuda::deallocate(ptr_, device_, stream_); }
+DeviceAllocation::DeviceAllocation(std::size_t bytes, int device, Stream stream, bool managed)
+    : device_(device), managed_(managed), stream_(stream), keeper_(stream_keeper(stream)) {
+  ptr_ = managed ? cuda::allocate_managed(bytes, device) : cuda::allocate(bytes, device, stream);
+}
+
+DeviceAllocation::~DeviceAllocation() {
+  if (managed_) {
+    cuda::free_managed(ptr_, device_, stream_);
+  } else {
+    cuda::deallocate(ptr_, device_, stream_);
+  }
+}
 
 void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const ArrayView* like,
                    std::int64_t* strides) {
@@ -39,8 +58,8 @@ void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const Array
   }
 }
 
-NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int device,
-                       Stream stream, const ArrayView* like) {
+NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int device, Stream stream,
+                       const ArrayView* like, Memory memory) {
   NdArray a;
   ArrayView& v = a.view_;
   v.dtype = dtype;
@@ -50,10 +69,13 @@ NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int dev
   dense_strides(dtype, ndim, shape, like, v.strides);
   const std::size_t bytes = static_cast<std::size_t>(v.size()) * itemsize(dtype);
   const Stream home = home_stream(stream);
-  a.allocation_ = std::make_shared<DeviceAllocation>(bytes, device, home);
+  a.allocation_ =
+      std::make_shared<DeviceAllocation>(bytes, device, home, memory == Memory::managed);
   // Memory allocated on the home stream is ready for work on `stream` once that waits for it.
   if (home != stream) cuda::stream_wait(stream, home);
   v.data = a.allocation_->data();
+  // New managed memory has no pages yet: made on the device, the first kernel does not fault.
+  if (memory == Memory::managed) cuda::prefetch_to_device(v.data, bytes, device, stream);
   return a;
 }
 
@@ -120,34 +142,11 @@ py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
   return py::array(py::dtype::from_args(numpy_dtype(dtype)), sh, st);
 }
 
-py::object NdArray::get() const {
-  const ArrayView* src = &view_;
-  NdArray dense;
-  if (!view_.is_c_contiguous()) {
-    // Gather on the device first, then one copy down.
-    dense = NdArray::empty(view_.dtype, view_.ndim, view_.shape, view_.device, last_stream());
-    copy_into(dense.view(), view_, last_stream(), "numcu.ndarray.get");
-    src = &dense.view_;
-  }
-  std::int64_t strides[kMaxDims];
-  dense_strides(src->dtype, src->ndim, src->shape, nullptr, strides);
-  py::object out = numpy_empty(src->dtype, src->ndim, src->shape, strides);
-  const std::size_t bytes = static_cast<std::size_t>(src->size()) * itemsize(src->dtype);
-  if (bytes > 0) {
-    void* host = py::array(out).mutable_data();
-    cuda::activate(src->device);
-    const Stream stream = last_stream();
-    py::gil_scoped_release release;
-    cuda::copy_async(host, src->data, bytes, stream);
-    cuda::synchronize(stream);
-  }
-  return out;
-}
-
 namespace {
 
-std::string repr(const NdArray& a) {
-  py::object values = a.get();
+std::string repr(py::handle self) {
+  const NdArray& a = self.cast<const NdArray&>();
+  py::object values = asnumpy(self, py::none(), py::none(), true, "numcu.ndarray.__repr__");
   std::string body = py::repr(values).cast<std::string>();
   // "array([1., 2.], dtype=float32)" -> "numcu.ndarray([1., 2.], dtype=float32, device='cuda:0')"
   std::string prefix = "array(";
@@ -156,7 +155,133 @@ std::string repr(const NdArray& a) {
   if (body.find("dtype=") == std::string::npos) {
     body += ", dtype=" + std::string(dtype_name(a.view().dtype));
   }
-  return "numcu.ndarray(" + body + ", device='" + device_str(a.view().device) + "')";
+  body += ", device='" + device_str(a.view().device) + "'";
+  if (a.memory() == Memory::managed) body += ", memory='managed'";
+  return "numcu.ndarray(" + body + ")";
+}
+
+// The buffer protocol, for managed arrays only: their memory is the host's too, so NumPy (and
+// anything else that takes buffers) views it without a copy.
+struct BufferLayout {
+  std::vector<Py_ssize_t> shape, strides;
+};
+
+const char* buffer_format(DType dtype) {
+  const bool long64 = sizeof(long) == 8;
+  switch (dtype) {
+    case DType::bool_:
+      return "?";
+    case DType::int8:
+      return "b";
+    case DType::int16:
+      return "h";
+    case DType::int32:
+      return "i";
+    case DType::int64:
+      return long64 ? "l" : "q";
+    case DType::uint8:
+      return "B";
+    case DType::uint16:
+      return "H";
+    case DType::uint32:
+      return "I";
+    case DType::uint64:
+      return long64 ? "L" : "Q";
+    case DType::float16:
+      return "e";
+    case DType::float32:
+      return "f";
+    case DType::float64:
+      return "d";
+    case DType::complex64:
+      return "Zf";
+    case DType::complex128:
+      return "Zd";
+  }
+  return "B";
+}
+
+int buffer_refused(const char* what) {
+  PyErr_SetString(PyExc_BufferError, what);
+  return -1;
+}
+
+int ndarray_getbuffer(PyObject* self, Py_buffer* view, int flags) {
+  view->obj = nullptr;
+  try {
+    const NdArray& a = py::handle(self).cast<const NdArray&>();
+    const ArrayView& v = a.view();
+    if (a.memory() != Memory::managed) {
+      return buffer_refused(
+          "numcu.ndarray: device memory cannot be read by the host (arrays made with "
+          "memory='managed' can); call .get() or numcu.asnumpy for a NumPy copy");
+    }
+    ArrayView reversed = v;
+    std::reverse(reversed.shape, reversed.shape + v.ndim);
+    std::reverse(reversed.strides, reversed.strides + v.ndim);
+    const bool c_order = v.is_c_contiguous();
+    const bool f_order = reversed.is_c_contiguous();
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && v.readonly) {
+      return buffer_refused("numcu.ndarray: the array is read-only");
+    }
+    if (((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !c_order) ||
+        ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !f_order) ||
+        ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c_order && !f_order) ||
+        ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !c_order)) {
+      return buffer_refused("numcu.ndarray: the array is not contiguous in the layout asked for");
+    }
+    auto layout = std::make_unique<BufferLayout>();
+    layout->shape.assign(v.shape, v.shape + v.ndim);
+    layout->strides.assign(v.strides, v.strides + v.ndim);
+    view->buf = v.data;
+    view->itemsize = itemsize(v.dtype);
+    view->len = static_cast<Py_ssize_t>(v.size()) * view->itemsize;
+    view->readonly = v.readonly ? 1 : 0;
+    view->ndim = v.ndim;
+    view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT
+                       ? const_cast<char*>(buffer_format(v.dtype))
+                       : nullptr;
+    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? layout->shape.data() : nullptr;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? layout->strides.data() : nullptr;
+    view->suboffsets = nullptr;
+    view->internal = layout.release();
+    Py_INCREF(self);
+    view->obj = self;
+    return 0;
+  } catch (const std::exception& e) {
+    return buffer_refused(e.what());
+  }
+}
+
+void ndarray_releasebuffer(PyObject*, Py_buffer* view) {
+  delete static_cast<BufferLayout*>(view->internal);
+  view->internal = nullptr;
+}
+
+// NumPy's __array__(dtype=None, copy=None): a view of a managed array's memory; device memory
+// refuses.
+py::object to_array(py::handle self, py::args args, py::kwargs kwargs) {
+  const NdArray& a = self.cast<const NdArray&>();
+  if (a.memory() != Memory::managed) {
+    throw py::type_error(
+        "numcu.ndarray is on the GPU: NumPy cannot convert it implicitly; call .get() "
+        "(or numcu.asnumpy) for a NumPy copy");
+  }
+  py::object dtype = args.size() > 0 ? py::object(args[0]) : py::object(py::none());
+  py::object copy = args.size() > 1 ? py::object(args[1]) : py::object(py::none());
+  if (kwargs.contains("dtype")) dtype = kwargs["dtype"];
+  if (kwargs.contains("copy")) copy = kwargs["copy"];
+  py::object np = py::module_::import("numpy");
+  py::object arr = np.attr("asarray")(py::memoryview(py::reinterpret_borrow<py::object>(self)));
+  const bool must_copy = !copy.is_none() && PyObject_IsTrue(copy.ptr()) == 1;
+  const bool no_copy = !copy.is_none() && PyObject_IsTrue(copy.ptr()) == 0;
+  if (!dtype.is_none() && !py::object(arr.attr("dtype")).equal(np.attr("dtype")(dtype))) {
+    if (no_copy) {
+      throw py::value_error("numcu.ndarray.__array__: converting the dtype needs a copy");
+    }
+    return arr.attr("astype")(dtype);
+  }
+  return must_copy ? arr.attr("copy")() : arr;
 }
 
 // Whether a binary operator can take `other` at all; if not, Python gets NotImplemented and
@@ -203,54 +328,65 @@ void def_operator(Class& cls, const char* name) {
 }  // namespace
 
 void bind_ndarray(py::module_& m) {
-  py::class_<NdArray> cls(m, "ndarray", R"doc(
+  py::class_<NdArray> cls(m, "ndarray", py::buffer_protocol(), R"doc(
 A CUDA device array.
 
 numcu returns one for every operation with device operands; ``numcu.asarray`` makes one from
 host data (copying) or from another library's device array (zero-copy). It exports
 ``__cuda_array_interface__`` (version 3), so CuPy, PyTorch and Numba take it without a copy.
-``get()`` copies it to a NumPy array; NumPy never converts it implicitly.
+``get()`` copies it to a NumPy array; NumPy never converts it implicitly, except for arrays in
+managed memory (``memory == "managed"``), which NumPy views without a copy through the buffer
+protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what the GPU wrote.
 )doc");
+  // The buffer slots are numcu's own, so that device memory refuses with a clear message.
+  auto* heap_type = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
+  heap_type->as_buffer.bf_getbuffer = &ndarray_getbuffer;
+  heap_type->as_buffer.bf_releasebuffer = &ndarray_releasebuffer;
   cls.def_property_readonly("shape", &NdArray::shape)
       .def_property_readonly("strides", &NdArray::strides, "Strides in bytes.")
       .def_property_readonly("dtype", [](const NdArray& a) { return numpy_dtype(a.view().dtype); })
       .def_property_readonly("ndim", [](const NdArray& a) { return a.view().ndim; })
       .def_property_readonly("size", [](const NdArray& a) { return a.view().size(); })
       .def_property_readonly("itemsize", [](const NdArray& a) { return itemsize(a.view().dtype); })
-      .def_property_readonly("nbytes",
-                             [](const NdArray& a) {
-                               return a.view().size() * itemsize(a.view().dtype);
-                             })
-      .def_property_readonly("device",
-                             [](const NdArray& a) {
-                               return py::module_::import("numcu._core")
-                                   .attr("cuda")
-                                   .attr("Device")(a.view().device);
-                             })
       .def_property_readonly(
-          "data_ptr", [](const NdArray& a) { return reinterpret_cast<std::uintptr_t>(a.view().data); },
+          "nbytes", [](const NdArray& a) { return a.view().size() * itemsize(a.view().dtype); })
+      .def_property_readonly(
+          "device",
+          [](const NdArray& a) {
+            return py::module_::import("numcu._core").attr("cuda").attr("Device")(a.view().device);
+          })
+      .def_property_readonly(
+          "data_ptr",
+          [](const NdArray& a) { return reinterpret_cast<std::uintptr_t>(a.view().data); },
           "The device address of the first element.")
       .def_property_readonly("__cuda_array_interface__", &NdArray::cuda_array_interface)
-      .def("get", &NdArray::get, "Copy to a new NumPy array (waits for the copy).")
+      .def_property_readonly(
+          "memory", [](const NdArray& a) { return memory_name(a.memory()); },
+          "'device' (numcu's stream-ordered device memory), 'managed' (numcu's managed memory, "
+          "which the host can read and write too) or 'foreign' (another library's memory).")
+      .def(
+          "get",
+          [](py::handle self, py::handle out, py::handle stream, bool blocking) {
+            return asnumpy(self, out, stream, blocking, "numcu.ndarray.get");
+          },
+          py::arg("out") = py::none(), py::arg("stream") = py::none(), py::arg("blocking") = true,
+          "A NumPy copy, or the copy into `out`; as numcu.asnumpy.")
       .def("__len__",
            [](const NdArray& a) {
              if (a.view().ndim == 0) throw py::type_error("len() of unsized numcu.ndarray");
              return a.view().shape[0];
            })
       .def("__repr__", &repr)
-      .def("__array__",
-           [](const NdArray&, py::args, py::kwargs) -> py::object {
-             throw py::type_error(
-                 "numcu.ndarray is on the GPU: NumPy cannot convert it implicitly; call .get() "
-                 "(or numcu.asnumpy) for a NumPy copy");
-           })
+      .def("__array__", &to_array)
       .def("__dlpack__", &export_dlpack, py::kw_only(), py::arg("stream") = py::none(),
            py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(),
            py::arg("copy") = py::none(),
            "Export as a DLPack capsule (versioned when max_version >= (1, 0)), ordered before "
            "the consumer's `stream`.")
       .def("__dlpack_device__",
-           [](const NdArray& a) { return py::make_tuple(static_cast<int>(dl::kCUDA), a.view().device); })
+           [](const NdArray& a) {
+             return py::make_tuple(static_cast<int>(dl::kCUDA), a.view().device);
+           })
       .def("__neg__", &unary<Ufunc::negative>)
       .def("__pos__", &unary<Ufunc::positive>)
       .def("__abs__", &unary<Ufunc::absolute>)
@@ -276,8 +412,7 @@ host data (copying) or from another library's device array (zero-copy). It expor
   // Hashing a mutable array by identity would disagree with the elementwise ==.
   cls.attr("__hash__") = py::none();
   cls.attr("__array_ufunc__") = py::none();
-  bind_array_methods(m, cls);
-
+  bind_array_methods(cls);
 }
 
 }  // namespace numcu::python

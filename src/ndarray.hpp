@@ -23,11 +23,16 @@ std::shared_ptr<void> stream_keeper(Stream stream);
 // another library may destroy its stream while numcu memory is still to be freed on it.
 Stream home_stream(Stream stream);
 
-// Device memory numcu allocated; returned to the pool, stream-ordered, when the last array
-// using it goes.
+// What a numcu.ndarray's memory is (its `memory` attribute): numcu's device memory from the
+// stream-ordered pool, numcu's managed (unified) memory, or another library's memory it views.
+enum class Memory { device, managed, foreign };
+const char* memory_name(Memory memory);
+
+// Memory numcu allocated on a device: from the stream-ordered pool, returned to it when the last
+// array using it goes, or managed memory (`managed`), freed once the work queued on it is done.
 class DeviceAllocation {
  public:
-  DeviceAllocation(std::size_t bytes, int device, Stream stream);
+  DeviceAllocation(std::size_t bytes, int device, Stream stream, bool managed = false);
   ~DeviceAllocation();
   DeviceAllocation(const DeviceAllocation&) = delete;
   DeviceAllocation& operator=(const DeviceAllocation&) = delete;
@@ -40,10 +45,12 @@ class DeviceAllocation {
     stream_ = stream;
     keeper_ = stream_keeper(stream);
   }
+  bool managed() const { return managed_; }
 
  private:
   void* ptr_ = nullptr;
   int device_;
+  bool managed_;
   Stream stream_;
   std::shared_ptr<void> keeper_;  // destroyed after the memory is freed on stream_
 };
@@ -51,15 +58,19 @@ class DeviceAllocation {
 class NdArray {
  public:
   // A new dense array; `like` (optional) gives the dimension order to copy (NumPy's
-  // order='K'), otherwise C order.
-  static NdArray empty(DType dtype, int ndim, const std::int64_t* shape, int device,
-                       Stream stream, const ArrayView* like = nullptr);
+  // order='K'), otherwise C order. Managed memory is prefetched to the device on `stream`.
+  static NdArray empty(DType dtype, int ndim, const std::int64_t* shape, int device, Stream stream,
+                       const ArrayView* like = nullptr, Memory memory = Memory::device);
   // A zero-copy view of memory `owner` keeps alive.
   static NdArray wrap(const ArrayView& view, py::object owner);
 
   const ArrayView& view() const { return view_; }
   // numcu's allocation behind the array; null for views of other libraries' memory.
   const std::shared_ptr<DeviceAllocation>& allocation() const { return allocation_; }
+  Memory memory() const {
+    if (!allocation_) return Memory::foreign;
+    return allocation_->managed() ? Memory::managed : Memory::device;
+  }
   // The stream work on this array should be ordered after.
   Stream last_stream() const;
   // Another view of the same memory (kept alive by both).
@@ -72,8 +83,6 @@ class NdArray {
   py::tuple shape() const;
   py::tuple strides() const;
   py::dict cuda_array_interface() const;
-  // A NumPy copy; waits for the copy to finish.
-  py::object get() const;
 
  private:
   ArrayView view_;
@@ -94,8 +103,9 @@ py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
                        const std::int64_t* strides);
 
 void bind_ndarray(py::module_& m);
-// Views, shape changes, copies, fills and item assignment (array_methods.cpp), and the
-// creation functions numcu.empty/zeros/ones/full.
-void bind_array_methods(py::module_& m, py::class_<NdArray>& cls);
+// Views, shape changes, copies, fills and item assignment (array_methods.cpp).
+void bind_array_methods(py::class_<NdArray>& cls);
+// numcu.empty, zeros, ones, full, their *_like forms, arange and linspace (creation.cpp).
+void bind_creation(py::module_& m);
 
 }  // namespace numcu::python

@@ -30,6 +30,12 @@ PUBLIC_NAMES = (
     "div",
     "asarray",
     "asnumpy",
+    "arange",
+    "linspace",
+    "empty_like",
+    "zeros_like",
+    "ones_like",
+    "full_like",
     "ndarray",
     "build_info",
     "dtypes",
@@ -52,6 +58,7 @@ def test_cuda_module_names():
         "CUDAError",
         "OutOfMemoryError",
         "CUDAUnavailableError",
+        "memory_kind",
     ):
         assert hasattr(numcu.cuda, name), name
 

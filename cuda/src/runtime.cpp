@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <sstream>
@@ -30,6 +31,9 @@ const Probe& probe() {
 }
 
 constexpr int kMaxDevices = 64;
+
+// Devices numcu has made current (bit d: device d), whose work freeing pinned memory waits for.
+std::atomic<std::uint64_t> g_used_devices{0};
 
 }  // namespace
 
@@ -85,6 +89,7 @@ void activate(int device) {
   static std::once_flag pool_ready[kMaxDevices];
   if (device < kMaxDevices) {
     std::call_once(pool_ready[device], [device] {
+      g_used_devices.fetch_or(std::uint64_t{1} << device);
       cudaMemPool_t pool;
       NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
       std::uint64_t threshold = UINT64_MAX;
@@ -123,8 +128,7 @@ void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
 }
 
 void synchronize(Stream stream) {
-  NUMCU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)),
-                 "cudaStreamSynchronize");
+  NUMCU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
 }
 
 void synchronize_device(int device) {
@@ -177,8 +181,9 @@ void destroy_event(void* event) noexcept {
 }
 
 void record_event(void* event, Stream stream) {
-  NUMCU_CUDA_TRY(cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)),
-                 "cudaEventRecord");
+  NUMCU_CUDA_TRY(
+      cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)),
+      "cudaEventRecord");
 }
 
 void wait_event(Stream stream, void* event) {
@@ -203,9 +208,9 @@ bool query_event(void* event) {
 
 float elapsed_ms(void* start, void* end) {
   float ms = 0;
-  NUMCU_CUDA_TRY(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start),
-                                      static_cast<cudaEvent_t>(end)),
-                 "cudaEventElapsedTime");
+  NUMCU_CUDA_TRY(
+      cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(end)),
+      "cudaEventElapsedTime");
   return ms;
 }
 
@@ -235,6 +240,102 @@ int pointer_device(const void* ptr) {
   cudaPointerAttributes attr;
   NUMCU_CUDA_TRY(cudaPointerGetAttributes(&attr, ptr), "cudaPointerGetAttributes");
   return attr.device;
+}
+
+void* allocate_managed(std::size_t bytes, int device) {
+  activate(device);
+  void* ptr = nullptr;
+  // A zero-byte request is refused by CUDA; one byte keeps every managed array's address valid.
+  const std::size_t size = bytes > 0 ? bytes : 1;
+  NUMCU_CUDA_TRY_ALLOC(cudaMallocManaged(&ptr, size, cudaMemAttachGlobal), "cudaMallocManaged",
+                       size);
+  return ptr;
+}
+
+void free_managed(void* ptr, int device, Stream stream) noexcept {
+  if (ptr == nullptr) return;
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();
+    return;  // the runtime is shutting down; the driver reclaims everything
+  }
+  if (current != device) cudaSetDevice(device);
+  // cudaFree of managed memory need not wait for queued work that still uses it.
+  if (cudaStreamSynchronize(static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
+  if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();
+  if (current != device) cudaSetDevice(current);
+}
+
+namespace {
+
+bool concurrent_managed_access(int device) {
+  static std::once_flag asked[kMaxDevices];
+  static int value[kMaxDevices] = {};
+  if (device < 0 || device >= kMaxDevices) return false;
+  std::call_once(asked[device], [device] {
+    if (cudaDeviceGetAttribute(&value[device], cudaDevAttrConcurrentManagedAccess, device) !=
+        cudaSuccess) {
+      cudaGetLastError();
+      value[device] = 0;
+    }
+  });
+  return value[device] != 0;
+}
+
+}  // namespace
+
+void prefetch_to_device(const void* ptr, std::size_t bytes, int device, Stream stream) {
+  if (ptr == nullptr || bytes == 0 || !concurrent_managed_access(device)) return;
+  cudaMemLocation location{};
+  location.type = cudaMemLocationTypeDevice;
+  location.id = device;
+  NUMCU_CUDA_TRY(cudaMemPrefetchAsync(ptr, bytes, location, 0, static_cast<cudaStream_t>(stream)),
+                 "cudaMemPrefetchAsync");
+}
+
+void* allocate_pinned(std::size_t bytes) {
+  activate(current_device());
+  void* ptr = nullptr;
+  const std::size_t size = bytes > 0 ? bytes : 1;
+  NUMCU_CUDA_TRY_ALLOC(cudaHostAlloc(&ptr, size, cudaHostAllocPortable), "cudaHostAlloc", size);
+  return ptr;
+}
+
+void free_pinned(void* ptr) noexcept {
+  if (ptr == nullptr) return;
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  const std::uint64_t used = g_used_devices.load();
+  for (int d = 0; d < kMaxDevices; ++d) {
+    if (((used >> d) & 1u) == 0) continue;
+    if (cudaSetDevice(d) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
+      cudaGetLastError();
+    }
+  }
+  cudaSetDevice(current);
+  if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+}
+
+PointerKind pointer_kind(const void* ptr) {
+  if (ptr == nullptr || !is_available()) return PointerKind::host;
+  cudaPointerAttributes attr;
+  if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+    cudaGetLastError();
+    return PointerKind::host;
+  }
+  switch (attr.type) {
+    case cudaMemoryTypeHost:
+      return PointerKind::pinned;
+    case cudaMemoryTypeDevice:
+      return PointerKind::device;
+    case cudaMemoryTypeManaged:
+      return PointerKind::managed;
+    default:
+      return PointerKind::host;
+  }
 }
 
 }  // namespace numcu::cuda

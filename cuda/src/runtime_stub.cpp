@@ -4,6 +4,7 @@
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/runtime.hpp"
+#include "numcu/sequence.hpp"
 
 namespace numcu {
 namespace {
@@ -23,10 +24,9 @@ template void ufunc_cuda<2>(Ufunc, DType, const ElementwisePlan<2>&, const OpPar
 template void ufunc_cuda<3>(Ufunc, DType, const ElementwisePlan<3>&, const OpParams&, Stream);
 template void ufunc_cuda<4>(Ufunc, DType, const ElementwisePlan<4>&, const OpParams&, Stream);
 void cast_cuda(DType, DType, const ElementwisePlan<2>&, Stream) { unavailable(); }
-void reduce_cuda(ReduceOp, DType, const ReducePlan&, const ReduceParams&, Stream) {
-  unavailable();
-}
+void reduce_cuda(ReduceOp, DType, const ReducePlan&, const ReduceParams&, Stream) { unavailable(); }
 void scan_cuda(ScanOp, DType, const ReducePlan&, Stream) { unavailable(); }
+void sequence_cuda(DType, const SequenceParams&, void*, Stream) { unavailable(); }
 
 namespace cuda {
 
@@ -58,6 +58,12 @@ bool query_event(void*) { unavailable(); }
 float elapsed_ms(void*, void*) { unavailable(); }
 void memory_info(int, std::size_t*, std::size_t*) { unavailable(); }
 void release_cached_memory(int) { unavailable(); }
+void* allocate_managed(std::size_t, int) { unavailable(); }
+void free_managed(void*, int, Stream) noexcept {}
+void prefetch_to_device(const void*, std::size_t, int, Stream) { unavailable(); }
+void* allocate_pinned(std::size_t) { unavailable(); }
+void free_pinned(void*) noexcept {}
+PointerKind pointer_kind(const void*) { return PointerKind::host; }
 
 }  // namespace cuda
 }  // namespace numcu

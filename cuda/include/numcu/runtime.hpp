@@ -59,4 +59,23 @@ void stream_wait(Stream consumer, Stream producer);
 // The device a pointer belongs to.
 int pointer_device(const void* ptr);
 
+// Managed (unified) memory, reachable from the host and every device (cudaMallocManaged, made
+// while `device` is current).
+void* allocate_managed(std::size_t bytes, int device);
+// Waits for the work queued on `stream` (the last to use the memory), then frees it.
+void free_managed(void* ptr, int device, Stream stream) noexcept;
+// Migrates managed memory to `device` ahead of the work that follows on `stream`; nothing on
+// devices without concurrent managed access, where the driver moves it at each launch.
+void prefetch_to_device(const void* ptr, std::size_t bytes, int device, Stream stream);
+// Page-locked host memory, usable by every device (cudaHostAlloc, portable).
+void* allocate_pinned(std::size_t bytes);
+// Waits until every device numcu has used is idle, so that no queued copy still uses the
+// memory, then frees it.
+void free_pinned(void* ptr) noexcept;
+
+// What CUDA knows of an address: ordinary (pageable) host memory, page-locked host memory,
+// device memory, or managed memory.
+enum class PointerKind { host, pinned, device, managed };
+PointerKind pointer_kind(const void* ptr);
+
 }  // namespace numcu::cuda
