@@ -10,8 +10,8 @@ on the same random inputs::
 Method
 ------
 - Back to back: synchronise, time K calls with ``time.perf_counter``, synchronise; per call =
-  wall / K. K is chosen so one measurement lasts at least 50 ms; the median of 5 measurements
-  is reported (20 ms and 3 with --quick).
+  wall / K. K is chosen so one measurement lasts at least 50 ms (K capped at 100,000); the
+  median of 5 measurements is reported (20 ms and 3 with --quick).
 - Bandwidth counts bytes read plus written once each (add of float32: 12 bytes per element;
   a broadcast column plus row: only the output, as its inputs are tiny); GB/s = 1e9 B/s.
 - Cases: contiguous binary functions of float32, float16 and float64 at n = 2^27; a column
@@ -24,18 +24,16 @@ The table is printed last because only the tail of the output may be kept.
 
 from __future__ import annotations
 
-import argparse
 import functools
-import importlib
-import json
-import platform
-import statistics
+import os
 import sys
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
 
 N = 2**27
 ROWS, COLS = 2**13, 2**14
@@ -104,7 +102,6 @@ def cases(n):
 @dataclass
 class Library:
     name: str
-    version: str
     synchronize: Callable[[], None]
     to_device: Callable[[np.ndarray], Any]
     empty: Callable[[tuple[int, ...], str], Any]
@@ -112,75 +109,48 @@ class Library:
     transpose: Callable[[Any], Any]
 
 
-def _import(name):
-    try:
-        return importlib.import_module(name)
-    except Exception as exc:  # a broken install counts as absent
-        return f"not importable ({type(exc).__name__}: {exc})"
+def make_library(backend: timing.Backend) -> Library:
+    """The operations under test, written with the backend's module."""
+    sync = backend.synchronize
+    if backend.name == "numcu":
+        numcu = backend.module
 
+        def transpose(a):
+            cai = dict(a.__cuda_array_interface__)
+            shape = tuple(reversed(cai["shape"]))
+            itemsize = a.itemsize
+            strides = (itemsize, itemsize * a.shape[1])
 
-def load_numcu():
-    numcu = _import("numcu")
-    if isinstance(numcu, str):
-        return numcu
-    if not numcu.cuda.is_available():
-        return "imported, but numcu.cuda.is_available() is False"
+            class View:  # a transposed view over numcu memory, through the array interface
+                __cuda_array_interface__ = {**cai, "shape": shape, "strides": strides}
+                owner = a
 
-    def transpose(a):
-        cai = dict(a.__cuda_array_interface__)
-        shape = tuple(reversed(cai["shape"]))
-        itemsize = a.itemsize
-        strides = (itemsize, itemsize * a.shape[1])
+            return View()
 
-        class View:  # a transposed view over numcu memory, through the array interface
-            __cuda_array_interface__ = {**cai, "shape": shape, "strides": strides}
-            owner = a
-
-        return View()
-
-    return Library(
-        "numcu",
-        numcu.__version__,
-        numcu.cuda.synchronize,
-        numcu.asarray,
-        lambda shape, dtype: numcu.asarray(np.empty(shape, dtype)),
-        lambda func, *xs, out: getattr(numcu, func)(*xs, out=out),
-        transpose,
-    )
-
-
-def load_cupy():
-    cp = _import("cupy")
-    if isinstance(cp, str):
-        return cp
-    try:
-        if cp.cuda.runtime.getDeviceCount() == 0:
-            return "no CUDA device"
-    except Exception as exc:
-        return f"no CUDA device ({exc})"
-    return Library(
-        "cupy",
-        cp.__version__,
-        cp.cuda.Device().synchronize,
-        cp.asarray,
-        lambda shape, dtype: cp.empty(shape, dtype),
-        lambda func, *xs, out: getattr(cp, func)(*xs, out=out),
-        lambda a: a.T,
-    )
-
-
-def load_torch():
-    torch = _import("torch")
-    if isinstance(torch, str):
-        return torch
-    if not torch.cuda.is_available():
-        return "torch.cuda.is_available() is False"
+        return Library(
+            "numcu",
+            sync,
+            numcu.asarray,
+            lambda shape, dtype: numcu.asarray(np.empty(shape, dtype)),
+            lambda func, *xs, out: getattr(numcu, func)(*xs, out=out),
+            transpose,
+        )
+    if backend.name == "cupy":
+        cp = backend.module
+        return Library(
+            "cupy",
+            sync,
+            cp.asarray,
+            lambda shape, dtype: cp.empty(shape, dtype),
+            lambda func, *xs, out: getattr(cp, func)(*xs, out=out),
+            lambda a: a.T,
+        )
+    torch = backend.module
     names = {"add": "add", "multiply": "mul", "maximum": "maximum", "divide": "div",
              "subtract": "sub", "exp": "exp", "sin": "sin"}  # fmt: skip
     return Library(
         "torch",
-        torch.__version__,
-        torch.cuda.synchronize,
+        sync,
         lambda a: torch.from_numpy(a).to("cuda"),
         lambda shape, dtype: torch.empty(shape, dtype=getattr(torch, dtype), device="cuda"),
         lambda func, *xs, out: getattr(torch, names[func])(*xs, out=out),
@@ -188,55 +158,16 @@ def load_torch():
     )
 
 
-def time_calls(lib, fn, min_seconds, repeats):
-    fn()
-    lib.synchronize()
-    k = 1
-    while True:  # find K so that one measurement lasts at least min_seconds
-        start = time.perf_counter()
-        for _ in range(k):
-            fn()
-        lib.synchronize()
-        wall = time.perf_counter() - start
-        if wall >= min_seconds or k >= 100_000:
-            break
-        k = max(k * 2, int(k * min_seconds / max(wall, 1e-9)))
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(k):
-            fn()
-        lib.synchronize()
-        samples.append((time.perf_counter() - start) / k)
-    return statistics.median(samples)
-
-
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json", help="write the results to this file")
-    args = parser.parse_args(argv)
-    min_seconds, repeats = (0.02, 3) if args.quick else (0.05, 5)
-    n = 2**24 if args.quick else N
+    opts = timing.parse_args(__doc__, argv, quick_help="fewer repeats, smaller arrays")
+    n = 2**24 if opts.quick else N
 
-    libs, notes = [], []
-    for loader in (load_numcu, load_cupy, load_torch):
-        lib = loader()
-        if isinstance(lib, Library):
-            libs.append(lib)
-        else:
-            notes.append(f"{loader.__name__[5:]}: {lib}")
-    if not libs or libs[0].name != "numcu":
-        print("numcu cannot run on a GPU here:", *notes, sep="\n  ")
+    backends, _ = timing.load_backends()
+    if "numcu" not in backends:
+        print("numcu cannot run on a GPU here (see above): nothing to compare")
         return 1
-
-    import numcu
-
-    print(f"device: {numcu.cuda.Device(0).name}")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, "
-          + ", ".join(f"{lib.name} {lib.version}" for lib in libs))  # fmt: skip
-    for note in notes:
-        print(f"not compared: {note}")
+    libs = [make_library(backend) for backend in backends.values()]
+    print(timing.banner(timing.device_name(backends), timing.versions(backends)), flush=True)
 
     rng = np.random.default_rng(0)
     results = {}
@@ -248,29 +179,35 @@ def main(argv=None):
                 inputs[0] = lib.transpose(inputs[0])
             out = lib.empty(case.out_shape, case.dtype)
             call = functools.partial(lib.call, case.func, *inputs, out=out)
-            seconds = time_calls(lib, call, min_seconds, repeats)
-            results[(case.name, lib.name)] = case.bytes_moved / seconds / 1e9
+            per_call = timing.per_call_back_to_back(
+                call, lib.synchronize, opts.min_time, opts.repeats, opts.k_max
+            )
+            results[(case.name, lib.name)] = timing.gbps(case.bytes_moved, per_call.seconds)
             del inputs, out, call
-        print(f"done: {case.name}", file=sys.stderr)
+        print(f"done: {case.name}", file=sys.stderr, flush=True)
 
     names = [lib.name for lib in libs]
     others = [name for name in names if name != "numcu"]
-    header = f"{'case':34s}" + "".join(f"{name + ' GB/s':>13s}" for name in names)
-    header += "".join(f"{'vs ' + name:>10s}" for name in others)
-    lines = [header, "-" * len(header)]
+    header = ["case", *(f"{name} GB/s" for name in names), *(f"vs {name}" for name in others)]
+    rows = []
     for case in cases(n):
-        row = f"{case.name:34s}" + "".join(f"{results[(case.name, x)]:13.0f}" for x in names)
         ours = results[(case.name, "numcu")]
-        row += "".join(f"{ours / results[(case.name, x)]:9.2f}x" for x in others)
-        lines.append(row)
+        row = [case.name]
+        row += [timing.cell(results[(case.name, x)], ".0f") for x in names]
+        row += [
+            timing.cell(timing.ratio(ours, results[(case.name, x)]), ".2f", "x") for x in others
+        ]
+        rows.append(row)
+    lines = [timing.format_table(header, rows)]
     contiguous_add = results[(cases(n)[0].name, "numcu")]
     for case in cases(n):
-        if "(" in case.name and "numcu" in names:
-            ratio = results[(case.name, "numcu")] / contiguous_add
-            lines.append(f"numcu {case.name}: {ratio:.2f}x of its contiguous float32 add")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({f"{c} | {lib}": v for (c, lib), v in results.items()}, f, indent=1)
+        if "(" in case.name:
+            fraction = timing.cell(
+                timing.ratio(results[(case.name, "numcu")], contiguous_add), ".2f"
+            )
+            lines.append(f"numcu {case.name}: {fraction}x of its contiguous float32 add")
+    if opts.json:
+        timing.write_json(opts.json, {f"{c} | {lib}": v for (c, lib), v in results.items()})
     print("\n".join(lines))
     return 0
 

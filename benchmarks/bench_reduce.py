@@ -22,82 +22,40 @@ The table is printed last because only the tail of the output may be kept.
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
-import platform
-import statistics
+import os
 import sys
-import time
 from typing import Any, Callable
 
 import numpy as np
 
-LIBRARIES = ("numcu", "cupy", "torch")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
 
 
-def _import(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except Exception as exc:  # a broken install counts as absent
-        return f"not importable ({type(exc).__name__}: {exc})"
-
-
-class Library:
-    """One array library: device arrays, synchronisation and the operations under test."""
-
-    def __init__(self, name, version, sync, to_device, ops):
-        self.name = name
-        self.version = version
-        self.sync = sync
-        self.to_device = to_device
-        self.ops = ops  # case name -> function of the device array
-
-
-def load_numcu():
-    numcu = _import("numcu")
-    if isinstance(numcu, str):
-        return numcu
-    if not numcu.cuda.is_available():
-        return "imported, but numcu.cuda.is_available() is False"
-    ops = {
-        "sum": numcu.sum,
-        "sum_last": lambda x: numcu.sum(x, axis=-1),
-        "sum_first": lambda x: numcu.sum(x, axis=0),
-        "argmax": numcu.argmax,
-        "cumsum": numcu.cumsum,
-        "sum_small": numcu.sum,
-    }
-    return Library("numcu", numcu.__version__, numcu.cuda.synchronize, numcu.asarray, ops)
-
-
-def load_cupy():
-    cp = _import("cupy")
-    if isinstance(cp, str):
-        return cp
-    try:
-        if cp.cuda.runtime.getDeviceCount() == 0:
-            return "no CUDA device"
-    except Exception as exc:
-        return f"no CUDA device ({exc})"
-    ops = {
-        "sum": cp.sum,
-        "sum_last": lambda x: cp.sum(x, axis=-1),
-        "sum_first": lambda x: cp.sum(x, axis=0),
-        "argmax": cp.argmax,
-        "cumsum": cp.cumsum,
-        "sum_small": cp.sum,
-    }
-    return Library("cupy", cp.__version__, cp.cuda.Device().synchronize, cp.asarray, ops)
-
-
-def load_torch():
-    torch = _import("torch")
-    if isinstance(torch, str):
-        return torch
-    if not torch.cuda.is_available():
-        return "torch.cuda.is_available() is False"
-    ops = {
+def make_ops(backend: timing.Backend) -> dict[str, Callable[[Any], Any]]:
+    """Case name -> the operation under test, a function of the device array."""
+    if backend.name == "numcu":
+        numcu = backend.module
+        return {
+            "sum": numcu.sum,
+            "sum_last": lambda x: numcu.sum(x, axis=-1),
+            "sum_first": lambda x: numcu.sum(x, axis=0),
+            "argmax": numcu.argmax,
+            "cumsum": numcu.cumsum,
+            "sum_small": numcu.sum,
+        }
+    if backend.name == "cupy":
+        cp = backend.module
+        return {
+            "sum": cp.sum,
+            "sum_last": lambda x: cp.sum(x, axis=-1),
+            "sum_first": lambda x: cp.sum(x, axis=0),
+            "argmax": cp.argmax,
+            "cumsum": cp.cumsum,
+            "sum_small": cp.sum,
+        }
+    torch = backend.module
+    return {
         "sum": torch.sum,
         "sum_last": lambda x: torch.sum(x, dim=-1),
         "sum_first": lambda x: torch.sum(x, dim=0),
@@ -105,13 +63,13 @@ def load_torch():
         "cumsum": lambda x: torch.cumsum(x, dim=0),
         "sum_small": torch.sum,
     }
-    return Library(
-        "torch",
-        torch.__version__,
-        torch.cuda.synchronize,
-        lambda a: torch.from_numpy(a).to("cuda"),
-        ops,
-    )
+
+
+def to_device(backend: timing.Backend, host: np.ndarray) -> Any:
+    """A device copy of host, as the backend's own array type."""
+    if backend.name == "torch":
+        return backend.module.from_numpy(host).to("cuda")
+    return backend.module.asarray(host)
 
 
 # case name -> (description, input shape, bytes moved per element, unit)
@@ -125,94 +83,55 @@ CASES = {
 }
 
 
-def time_per_call(lib: Library, fn: Callable[[], Any], min_seconds: float, repeats: int):
-    fn()
-    lib.sync()
-    k = 1
-    while True:
-        lib.sync()
-        start = time.perf_counter()
-        for _ in range(k):
-            fn()
-        lib.sync()
-        wall = time.perf_counter() - start
-        if wall >= min_seconds or k >= 100_000:
-            break
-        k = min(100_000, max(k * 2, int(k * min_seconds / max(wall, 1e-9)) + 1))
-    samples = [wall / k]
-    for _ in range(repeats - 1):
-        lib.sync()
-        start = time.perf_counter()
-        for _ in range(k):
-            fn()
-        lib.sync()
-        samples.append((time.perf_counter() - start) / k)
-    return statistics.median(samples)
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json", help="write the results here")
-    args = parser.parse_args(argv)
-    min_seconds, repeats = (0.02, 3) if args.quick else (0.05, 5)
+    opts = timing.parse_args(__doc__, argv)
 
-    libs, absent = [], {}
-    for name, loader in zip(LIBRARIES, (load_numcu, load_cupy, load_torch)):
-        lib = loader()
-        if isinstance(lib, str):
-            absent[name] = lib
-        else:
-            libs.append(lib)
-    print(f"python {platform.python_version()}, numpy {np.__version__}")
-    for lib in libs:
-        print(f"{lib.name} {lib.version}")
-    for name, why in absent.items():
-        print(f"{name}: {why}")
-    if not libs or libs[0].name != "numcu":
-        print("numcu cannot run on a GPU here: nothing to compare")
+    backends, skipped = timing.load_backends()
+    if "numcu" not in backends:
+        print("numcu cannot run on a GPU here (see above): nothing to compare")
         return 1
-    import numcu
-
-    print(f"device: {numcu.cuda.Device(0).name}")
+    print(timing.banner(timing.device_name(backends), timing.versions(backends)), flush=True)
 
     rng = np.random.default_rng(0)
     results: dict[str, dict[str, float]] = {}
     for case, (_, shape, _, _) in CASES.items():
         host = rng.standard_normal(shape, dtype=np.float32)
         results[case] = {}
-        for lib in libs:
-            x = lib.to_device(host)
-            op = lib.ops[case]
-            t = time_per_call(lib, lambda op=op, x=x: op(x), min_seconds, repeats)
-            results[case][lib.name] = t
+        for name, backend in backends.items():
+            x = to_device(backend, host)
+            op = make_ops(backend)[case]
+            per_call = timing.per_call_back_to_back(
+                lambda op=op, x=x: op(x),
+                backend.synchronize,
+                opts.min_time,
+                opts.repeats,
+                opts.k_max,
+            )
+            results[case][name] = per_call.seconds
             del x
-        print(f"measured {case}", file=sys.stderr)
+        print(f"measured {case}", file=sys.stderr, flush=True)
 
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"seconds_per_call": results, "absent": absent}, f, indent=2)
+    if opts.json:
+        timing.write_json(opts.json, {"seconds_per_call": results, "absent": skipped})
 
-    names = [lib.name for lib in libs]
+    names = list(backends)
     others = [n for n in names if n != "numcu"]
-    header = f"{'work':34}" + "".join(f"{n:>12}" for n in names)
-    header += "".join(f"{'vs ' + n:>12}" for n in others) + "  unit"
-    print()
-    print(header)
-    print("-" * len(header))
+    header = ["work", *names, *(f"vs {n}" for n in others), "unit"]
+    rows = []
     for case, (title, shape, per_element, unit) in CASES.items():
         n = int(np.prod(shape))
-        row = f"{title:34}"
-        values = {}
+        row = [title]
         for name in names:
             t = results[case][name]
-            values[name] = t * 1e6 if unit == "us/call" else n * per_element / t / 1e9
-            row += f"{values[name]:12.1f}"
+            value = t * 1e6 if unit == "us/call" else timing.gbps(n * per_element, t)
+            row.append(timing.cell(value, ".1f"))
         for name in others:
             # > 1: numcu is faster (more GB/s, or fewer us per call)
-            ratio = results[case][name] / results[case]["numcu"]
-            row += f"{ratio:11.2f}x"
-        print(row + f"  {unit}")
+            ratio = timing.ratio(results[case][name], results[case]["numcu"])
+            row.append(timing.cell(ratio, ".2f", "x"))
+        rows.append(row + [unit])
+    print()
+    print(timing.format_table(header, rows))
     return 0
 
 

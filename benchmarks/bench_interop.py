@@ -1,0 +1,353 @@
+"""Benchmark of numcu on other libraries' arrays, and of NumPy in, NumPy out with pinned inputs.
+
+Times numcu with CuPy and PyTorch (each only when importable and able to run on the GPU;
+numcu must run) in one run, on the same random inputs::
+
+    python benchmarks/bench_interop.py            # full run
+    python benchmarks/bench_interop.py --quick    # fewer repeats and synchronised calls
+    python benchmarks/bench_interop.py --json results.json
+
+What
+----
+- Add with out=, float32, n = 2^10, where the per-call cost is all there is:
+  ``numcu.add(x, y, out=z)`` with x, y, z numcu arrays, CuPy arrays and PyTorch CUDA tensors
+  (taken through ``__cuda_array_interface__``), side by side with ``cupy.add(x, y, out=z)``
+  and ``torch.add(x, y, out=z)`` on their own arrays.
+- NumPy in, NumPy out add, float32, n = 2^24: ``numcu.add(a, b)``;
+  ``cp.asnumpy(cp.add(cp.asarray(a), cp.asarray(b)))``;
+  ``torch.add(torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()).cpu().numpy()``;
+  each on pageable inputs and on page-locked (pinned) inputs holding the same values: numcu's
+  from ``numcu.empty((n,), "float32", memory="pinned")``, CuPy's from
+  ``cupyx.empty_pinned``, PyTorch's from ``torch.empty(n, pin_memory=True).numpy()``. The
+  results come back in new pageable arrays in every case. ``numpy.add`` on the CPU too.
+
+Method
+------
+- Back to back: synchronise, time K calls with ``time.perf_counter``, synchronise; per call =
+  wall / K. K is chosen so one measurement lasts at least 50 ms (K capped at 100,000), after
+  three warm-up calls; the median of 5 measurements is reported (20 ms and 3 with --quick).
+- Synchronised each call: the median over 2000 single calls (300 with --quick), each followed
+  by a device synchronisation: launch latency plus completion, as a caller who waits sees it.
+- Every synchronisation waits for the whole device (the arrays' own library's, which is
+  cudaDeviceSynchronize), so numcu's work on other libraries' arrays is covered whichever
+  stream it runs on, and both adds on those arrays are timed with the same one.
+- NumPy in, NumPy out: the median of 5 single calls (3 with --quick) after a warm-up call.
+- Checked before timing: numcu's add with out= on each kind of array, into an out array
+  poisoned with NaN (it must return out), and every NumPy-in/NumPy-out result, against
+  ``numpy.add``. Whether the pinned inputs are page-locked is printed (as PyTorch, else CuPy,
+  sees it).
+- Ratios are the other library's time over numcu's: > 1, numcu is faster.
+
+The per-call table is printed last because only the tail of the output may be kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from typing import Any, Callable
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
+
+N_SMALL = 1 << 10  # add with out=: the per-call cost
+N_HOST = 1 << 24  # NumPy in, NumPy out
+MEMORIES = ("pageable", "pinned")
+
+HostAdd = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def random_pair(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two float32 arrays of n values in [0.5, 1.5): random, and never zero."""
+    a = rng.random(n, dtype=np.float32)
+    a += 0.5
+    b = rng.random(n, dtype=np.float32)
+    b += 0.5
+    return a, b
+
+
+def to_device(backend: timing.Backend, host: np.ndarray) -> Any:
+    """A device copy of host, as the backend's own array type."""
+    if backend.name == "torch":
+        return backend.module.from_numpy(host).cuda()
+    return backend.module.asarray(host)
+
+
+def to_host(backend: timing.Backend, array: Any) -> np.ndarray:
+    """A NumPy copy of one of the backend's device arrays."""
+    if backend.name == "torch":
+        return array.cpu().numpy()
+    return backend.module.asnumpy(array)
+
+
+def host_add(backend: timing.Backend) -> HostAdd:
+    """The backend's NumPy-in, NumPy-out add: copies in, the add, the copy back."""
+    if backend.name == "numcu":
+        return backend.module.add
+    if backend.name == "cupy":
+        cp = backend.module
+        return lambda a, b: cp.asnumpy(cp.add(cp.asarray(a), cp.asarray(b)))
+    torch = backend.module
+    return lambda a, b: (
+        torch.add(torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()).cpu().numpy()
+    )
+
+
+def pinned_empty(backend: timing.Backend, n: int) -> np.ndarray | str:
+    """An uninitialised float32 NumPy array of n values in page-locked memory from the backend.
+
+    Returns a string saying why there is none when the backend cannot make one.
+    """
+    if backend.name == "numcu":
+        try:
+            array = backend.module.empty((n,), "float32", memory="pinned")
+        except (TypeError, ValueError) as exc:  # an older numcu without memory=
+            return f"numcu.empty(..., memory='pinned') failed ({type(exc).__name__}: {exc})"
+    elif backend.name == "cupy":
+        cupyx = timing.import_optional("cupyx")
+        if isinstance(cupyx, str):
+            return f"cupyx {cupyx}"
+        array = cupyx.empty_pinned((n,), dtype=np.float32)
+    else:
+        torch = backend.module
+        array = torch.empty(n, dtype=torch.float32, pin_memory=True).numpy()
+    if type(array) is not np.ndarray or array.shape != (n,) or array.dtype != np.float32:
+        return f"the pinned array is {type(array).__name__} {getattr(array, 'shape', '')}"
+    return array
+
+
+def page_locked(array: np.ndarray, backends: dict[str, timing.Backend]) -> bool | None:
+    """Whether CUDA sees array's memory as page-locked host memory (None: no one to ask)."""
+    if "torch" in backends:
+        return bool(backends["torch"].module.from_numpy(array).is_pinned())
+    if "cupy" in backends:
+        runtime = backends["cupy"].module.cuda.runtime
+        return runtime.pointerGetAttributes(array.ctypes.data).type == 1  # cudaMemoryTypeHost
+    return None
+
+
+def check_add_out(
+    numcu: Any, backend: timing.Backend, x_host: np.ndarray, y_host: np.ndarray
+) -> None:
+    """Assert numcu.add(x, y, out=z) on the backend's arrays returns z holding numpy.add's."""
+    x, y = to_device(backend, x_host), to_device(backend, y_host)
+    z = to_device(backend, np.full(x_host.shape, np.nan, dtype=np.float32))  # poisoned
+    returned = numcu.add(x, y, out=z)
+    backend.synchronize()
+    assert returned is z, f"numcu.add(x, y, out=z) on {backend.name} arrays did not return z"
+    assert np.array_equal(to_host(backend, z), np.add(x_host, y_host)), (
+        f"numcu.add(x, y, out=z) on {backend.name} arrays differs from numpy.add"
+    )
+
+
+def bench_add_out(
+    backends: dict[str, timing.Backend], x_host: np.ndarray, y_host: np.ndarray, opts: Any
+) -> dict[str, dict[str, float]]:
+    """Per-call microseconds of each add with out=, back to back and synchronised each call.
+
+    Returns
+    -------
+    dict
+        "back_to_back_us", "k" and "synchronised_each_call_us", each mapping a label such as
+        "numcu.add on cupy" or "cupy.add on cupy" to its value.
+    """
+    numcu = backends["numcu"].module
+    results: dict[str, dict[str, float]] = {
+        "back_to_back_us": {},
+        "k": {},
+        "synchronised_each_call_us": {},
+    }
+    for name, backend in backends.items():
+        x, y = to_device(backend, x_host), to_device(backend, y_host)
+        z = to_device(backend, np.empty_like(x_host))
+        calls = {f"numcu.add on {name}": functools.partial(numcu.add, x, y, out=z)}
+        if name != "numcu":
+            calls[f"{name}.add on {name}"] = functools.partial(backend.module.add, x, y, out=z)
+        for label, call in calls.items():
+            per_call = timing.per_call_back_to_back(
+                call, backend.synchronize, opts.min_time, opts.repeats, opts.k_max
+            )
+            synced = timing.per_call_synchronised(call, backend.synchronize, opts.sync_calls)
+            results["back_to_back_us"][label] = per_call.seconds * 1e6
+            results["k"][label] = per_call.k
+            results["synchronised_each_call_us"][label] = synced * 1e6
+            print(
+                f"{label}: {per_call.seconds * 1e6:.2f} us (K={per_call.k}), "
+                f"synchronised {synced * 1e6:.2f} us",
+                file=sys.stderr,
+                flush=True,
+            )
+        del x, y, z, calls
+    return results
+
+
+def bench_host(
+    backends: dict[str, timing.Backend], a: np.ndarray, b: np.ndarray, repeats: int
+) -> tuple[dict[str, dict[str, float]], dict[str, str], dict[str, bool | None]]:
+    """Milliseconds of NumPy-in, NumPy-out adds on pageable and pinned inputs, and numpy.add.
+
+    Returns
+    -------
+    tuple
+        (library -> memory -> ms, library -> why it has no pinned row,
+        library -> whether its pinned inputs are page-locked).
+    """
+    expected = np.add(a, b)
+    ms: dict[str, dict[str, float]] = {}
+    no_pinned: dict[str, str] = {}
+    locked: dict[str, bool | None] = {}
+    for name, backend in backends.items():
+        add = host_add(backend)
+        inputs = {"pageable": (a, b)}
+        pinned = [pinned_empty(backend, a.size) for _ in range(2)]
+        if isinstance(pinned[0], str) or isinstance(pinned[1], str):
+            why = pinned[0] if isinstance(pinned[0], str) else pinned[1]
+            no_pinned[name] = why
+            print(f"{name}: no pinned inputs: {why}", flush=True)
+        else:
+            np.copyto(pinned[0], a)
+            np.copyto(pinned[1], b)
+            inputs["pinned"] = (pinned[0], pinned[1])
+            locked[name] = page_locked(pinned[0], backends)
+        ms[name] = {}
+        for memory, (ia, ib) in inputs.items():
+            result = add(ia, ib)
+            assert type(result) is np.ndarray, f"{name}: the add returned {type(result)}"
+            assert np.array_equal(result, expected), (
+                f"{name}: the add on {memory} inputs differs from numpy.add"
+            )
+            sec = timing.per_call_synchronised(
+                functools.partial(add, ia, ib), backend.synchronize, repeats, warmup=1
+            )
+            ms[name][memory] = sec * 1e3
+            print(f"{name} on {memory} inputs: {sec * 1e3:.2f} ms", file=sys.stderr, flush=True)
+        del inputs, pinned
+    sec = timing.per_call_synchronised(
+        functools.partial(np.add, a, b), lambda: None, repeats, warmup=1
+    )
+    ms["numpy"] = {"pageable": sec * 1e3}
+    return ms, no_pinned, locked
+
+
+def format_add_out_table(results: dict[str, dict[str, float]], names: list[str]) -> str:
+    """One row per kind of array: numcu.add on it, and its own library's add."""
+    header = ["x, y, z", "numcu us", "+us vs numcu arrays", "own add", "own us", "own/numcu"]
+    header += ["numcu sync us", "own sync us", "own/numcu sync"]
+    b2b, synced = results["back_to_back_us"], results["synchronised_each_call_us"]
+    rows = []
+    for name in names:
+        ours = f"numcu.add on {name}"
+        own = None if name == "numcu" else f"{name}.add on {name}"
+        extra = None if name == "numcu" else b2b[ours] - b2b["numcu.add on numcu"]
+        rows.append(
+            [
+                f"{name} tensors" if name == "torch" else f"{name} arrays",
+                timing.cell(b2b[ours], ".2f"),
+                timing.cell(extra, "+.2f"),
+                "-" if own is None else f"{name}.add",
+                timing.cell(b2b.get(own), ".2f"),
+                timing.cell(timing.ratio(b2b.get(own), b2b[ours]), ".2f", "x"),
+                timing.cell(synced[ours], ".2f"),
+                timing.cell(synced.get(own), ".2f"),
+                timing.cell(timing.ratio(synced.get(own), synced[ours]), ".2f", "x"),
+            ]
+        )
+    return timing.format_table(header, rows)
+
+
+def format_host_table(ms: dict[str, dict[str, float]]) -> str:
+    """One row per library: pageable and pinned inputs, and the ratios to numcu."""
+    header = ["library", *(f"{m} ms" for m in MEMORIES), "pageable/pinned"]
+    header += [f"vs numcu {m}" for m in MEMORIES]
+    rows = []
+    for name, per_memory in ms.items():
+        label = "numpy (CPU)" if name == "numpy" else name
+        row = [label, *(timing.cell(per_memory.get(m), ".2f") for m in MEMORIES)]
+        row.append(
+            timing.cell(timing.ratio(per_memory["pageable"], per_memory.get("pinned")), ".2f")
+        )
+        for m in MEMORIES:
+            vs = None if name == "numcu" else timing.ratio(per_memory.get(m), ms["numcu"].get(m))
+            row.append(timing.cell(vs, ".2f", "x"))
+        rows.append(row)
+    return timing.format_table(header, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the results, the per-call table last.
+
+    Returns
+    -------
+    int
+        0, or 1 when numcu cannot run on a GPU; failed checks raise (and so exit non-zero).
+    """
+    opts = timing.parse_args(__doc__, argv, quick_help="fewer repeats and synchronised calls")
+    opts.sync_calls = 300 if opts.quick else 2000
+
+    backends, skipped = timing.load_backends()
+    if "numcu" not in backends:
+        print("numcu cannot run on a GPU here (see above): nothing to compare")
+        return 1
+    numcu = backends["numcu"].module
+    device = timing.device_name(backends)
+    vers = timing.versions(backends)
+    banner = timing.banner(device, vers)
+    print(banner, flush=True)
+
+    rng = np.random.default_rng(0)
+    x_host, y_host = random_pair(rng, N_SMALL)
+    for backend in backends.values():
+        check_add_out(numcu, backend, x_host, y_host)
+    print(f"numcu.add(x, y, out=z) matches numpy.add on {', '.join(backends)} arrays")
+    add_out = bench_add_out(backends, x_host, y_host, opts)
+
+    a, b = random_pair(rng, N_HOST)
+    host_ms, no_pinned, locked = bench_host(backends, a, b, opts.repeats)
+
+    if opts.json:
+        report = {
+            "device": device,
+            "versions": vers,
+            "skipped": skipped,
+            "method": {
+                "min_time_s": opts.min_time,
+                "repeats": opts.repeats,
+                "sync_calls": opts.sync_calls,
+            },
+            "add_out": {"n": N_SMALL, "dtype": "float32", **add_out},
+            "numpy_in_numpy_out_ms": {"n": N_HOST, "dtype": "float32", **host_ms},
+            "no_pinned_inputs": no_pinned,
+            "pinned_inputs_page_locked": locked,
+        }
+        timing.write_json(opts.json, report)
+
+    print()
+    print(banner)
+    if locked:
+        seen = ", ".join(f"{k} {'-' if v is None else v}" for k, v in locked.items())
+        print(f"pinned inputs page-locked: {seen}")
+        if False in locked.values():
+            print("WARNING: some pinned inputs are not page-locked; their pinned row is pageable")
+    print()
+    print(
+        f"NumPy in, NumPy out float32 add, n=2^{N_HOST.bit_length() - 1}, ms: median of "
+        f"{opts.repeats} after a warm-up (numpy on the CPU); results checked against numpy.add; "
+        "vs numcu: the library's ms / numcu's, > 1: numcu faster"
+    )
+    print(format_host_table(host_ms))
+    print()
+    print(
+        f"float32 add with out=, n=2^{N_SMALL.bit_length() - 1}, us per call: back to back "
+        f"(median of {opts.repeats} runs of >= {opts.min_time * 1e3:.0f} ms) and synchronised "
+        f"each call (median of {opts.sync_calls}); own: the arrays' library adding them; "
+        "+us: numcu.add's extra time over numcu arrays; own/numcu > 1: numcu faster"
+    )
+    print(format_add_out_table(add_out, list(backends)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
