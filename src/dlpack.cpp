@@ -106,8 +106,8 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
     op.keepalive = owner_of(m);
     if (m->version.major != 1) {
       throw_value_error(std::string(fname) + ": DLPack version " +
-                        std::to_string(m->version.major) + "." +
-                        std::to_string(m->version.minor) + " is not supported (1.x is)");
+                        std::to_string(m->version.major) + "." + std::to_string(m->version.minor) +
+                        " is not supported (1.x is)");
     }
     op.view.readonly = (m->flags & dl::kFlagReadOnly) != 0;
     t = &m->dl_tensor;
@@ -208,11 +208,12 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
   if (!stream.is_none()) {
     const long long s = stream.cast<long long>();
     if (s == 0) {
-      throw_value_error(std::string(fname) + ": stream=0 is ambiguous for CUDA; use 1 (legacy "
-                                             "default), 2 (per-thread default) or a handle");
+      throw_value_error(std::string(fname) +
+                        ": stream=0 is ambiguous for CUDA; use 1 (legacy "
+                        "default), 2 (per-thread default) or a handle");
     }
-    if (s != -1 && reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s == 1 ? 0 : s)) !=
-                       a.last_stream()) {
+    if (s != -1 &&
+        reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s == 1 ? 0 : s)) != a.last_stream()) {
       cuda::activate(v.device);
       cuda::stream_wait(reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s)), a.last_stream());
     }

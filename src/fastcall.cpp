@@ -4,8 +4,8 @@
 
 namespace numcu::python {
 
-void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs,
-                    PyObject* kwnames, PyObject** values) {
+void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                    PyObject** values) {
   if (nargs > spec.max_positional) {
     throw py::type_error(std::string(spec.fname) + "() takes at most " +
                          std::to_string(spec.max_positional) + " positional arguments (" +

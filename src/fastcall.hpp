@@ -12,18 +12,18 @@ namespace numcu::python {
 namespace py = pybind11;
 
 struct ArgSpec {
-  const char* fname;          // "numcu.add", for error messages
-  const char* const* names;   // every parameter, in order
-  int count;                  // how many parameters
-  int positional_only;        // the first ones that cannot be keywords
-  int max_positional;         // how many may be given positionally
-  int required;               // the first ones that must be given
+  const char* fname;         // "numcu.add", for error messages
+  const char* const* names;  // every parameter, in order
+  int count;                 // how many parameters
+  int positional_only;       // the first ones that cannot be keywords
+  int max_positional;        // how many may be given positionally
+  int required;              // the first ones that must be given
 };
 
 // Fills values[0..count) with borrowed references, nullptr for parameters not given; raises
 // TypeError (as a C++ exception) for unknown, repeated or missing arguments.
-void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs,
-                    PyObject* kwnames, PyObject** values);
+void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                    PyObject** values);
 
 // Sets the Python error for a numcu::Error (defined with the module's exception types).
 void set_python_error(const Error& e);

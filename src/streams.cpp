@@ -114,8 +114,9 @@ A CUDA event: mark a point in a stream, wait for it, time between two.
              py::gil_scoped_release release;
              cuda::synchronize_event(e.get());
            })
-      .def("query", [](const PyEvent& e) { return cuda::query_event(e.get()); },
-           "Whether the work before the event has finished.")
+      .def(
+          "query", [](const PyEvent& e) { return cuda::query_event(e.get()); },
+          "Whether the work before the event has finished.")
       .def(
           "elapsed_time",
           [](const PyEvent& start, const PyEvent& end) {
@@ -174,13 +175,11 @@ the current stream of this thread, which every numcu operation queues on unless 
              return py::isinstance<PyStream>(b) && b.cast<const PyStream&>().ptr() == a.ptr();
            })
       .def("__hash__", [](const PyStream& s) { return std::hash<std::uintptr_t>()(s.ptr()); })
-      .def("__repr__", [](const PyStream& s) {
-        return "<numcu.cuda.Stream " + std::to_string(s.ptr()) + ">";
-      });
+      .def("__repr__",
+           [](const PyStream& s) { return "<numcu.cuda.Stream " + std::to_string(s.ptr()) + ">"; });
 
   c.def(
-      "current_stream",
-      [] { return std::make_shared<PyStream>(cuda::current_stream(), false); },
+      "current_stream", [] { return std::make_shared<PyStream>(cuda::current_stream(), false); },
       "The stream numcu queues work on in this thread (the legacy default stream, ptr 0, "
       "unless set).");
   c.def(

@@ -28,8 +28,8 @@ void contiguous_loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
   const std::tuple<In...> scalars{scalar_value<In>(p, static_cast<int>(I) + 1)...};
   const std::int64_t n = p.size;
   for (std::int64_t k = 0; k < n; ++k) {
-    out[k] = convert<Out>(op(convert<compute_t<In>>(
-        ((Mask >> I) & 1u) ? std::get<I>(scalars) : std::get<I>(in)[k])...));
+    out[k] = convert<Out>(op(
+        convert<compute_t<In>>(((Mask >> I) & 1u) ? std::get<I>(scalars) : std::get<I>(in)[k])...));
   }
 }
 
@@ -54,11 +54,11 @@ void strided_loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
   for (int i = 0; i < N; ++i) ptr[i] = p.data[i];
   for (std::int64_t done = 0; done < p.size; done += inner) {
     for (std::int64_t k = 0; k < inner; ++k) {
-      *reinterpret_cast<Out*>(ptr[0] + k * p.strides[0][last]) = convert<Out>(
-          op(convert<compute_t<In>>(((p.scalar_mask >> (I + 1)) & 1u)
-                                        ? std::get<I>(scalars)
-                                        : *reinterpret_cast<const In*>(
-                                              ptr[I + 1] + k * p.strides[I + 1][last]))...));
+      *reinterpret_cast<Out*>(ptr[0] + k * p.strides[0][last]) =
+          convert<Out>(op(convert<compute_t<In>>(
+              ((p.scalar_mask >> (I + 1)) & 1u)
+                  ? std::get<I>(scalars)
+                  : *reinterpret_cast<const In*>(ptr[I + 1] + k * p.strides[I + 1][last]))...));
     }
     // Step the outer dimensions like an odometer.
     for (int d = last - 1; d >= 0; --d) {
@@ -74,8 +74,7 @@ template <class Op, class Out, class... In>
 void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) {
   if (p.size == 0) return;
   if (p.contiguous) {
-    contiguous_dispatch<Op, Out, In...>(op, p,
-                                        std::make_index_sequence<(1u << sizeof...(In))>{});
+    contiguous_dispatch<Op, Out, In...>(op, p, std::make_index_sequence<(1u << sizeof...(In))>{});
   } else {
     strided_loop<Op, Out, In...>(op, p, std::index_sequence_for<In...>{});
   }

@@ -31,7 +31,8 @@ void launch_cast(DType from, const ElementwisePlan<2>& plan, Stream stream) {
                 ::numcu::kernels::Runner<kinds>{static_cast<cudaStream_t>(stream)}); \
   }
 // Hot arithmetic (add, subtract, multiply, divide, maximum, minimum, fmax, fmin) gets every kernel
-// variant; the rest, comparisons included, the lean set (see Variants), which keeps the module small.
+// variant; the rest, comparisons included, the lean set (see Variants), which keeps the module
+// small.
 #define NUMCU_DEFINE_UFUNC_CUDA_FULL(e, F) \
   NUMCU_DEFINE_UFUNC_CUDA(e, F, ::numcu::kernels::Variants::full)
 #define NUMCU_DEFINE_UFUNC_CUDA_LEAN(e, F) \

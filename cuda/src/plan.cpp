@@ -48,8 +48,7 @@ ElementwisePlan<N> make_plan(const ArrayView* const* views, const bool* is_scala
   // writes the output contiguously (NumPy's order='K').
   int order[kMaxDims];
   for (int k = 0; k < nd; ++k) order[k] = k;
-  std::stable_sort(order, order + nd,
-                   [&](int x, int y) { return strides[0][x] > strides[0][y]; });
+  std::stable_sort(order, order + nd, [&](int x, int y) { return strides[0][x] > strides[0][y]; });
 
   // Merge neighbours that every operand walks as one run.
   std::int64_t shape[kMaxDims];

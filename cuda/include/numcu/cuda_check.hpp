@@ -32,15 +32,16 @@ namespace numcu {
 
 }  // namespace numcu
 
-#define NUMCU_CUDA_TRY(call, what)                                                \
-  do {                                                                            \
-    const cudaError_t numcu_err_ = (call);                                        \
-    if (numcu_err_ != cudaSuccess) ::numcu::throw_cuda_error(numcu_err_, what, __FILE__, __LINE__); \
+#define NUMCU_CUDA_TRY(call, what)                                     \
+  do {                                                                 \
+    const cudaError_t numcu_err_ = (call);                             \
+    if (numcu_err_ != cudaSuccess)                                     \
+      ::numcu::throw_cuda_error(numcu_err_, what, __FILE__, __LINE__); \
   } while (0)
 
-#define NUMCU_CUDA_TRY_ALLOC(call, what, nbytes)                                  \
-  do {                                                                            \
-    const cudaError_t numcu_err_ = (call);                                        \
-    if (numcu_err_ != cudaSuccess)                                                \
-      ::numcu::throw_cuda_error(numcu_err_, what, __FILE__, __LINE__, nbytes);    \
+#define NUMCU_CUDA_TRY_ALLOC(call, what, nbytes)                               \
+  do {                                                                         \
+    const cudaError_t numcu_err_ = (call);                                     \
+    if (numcu_err_ != cudaSuccess)                                             \
+      ::numcu::throw_cuda_error(numcu_err_, what, __FILE__, __LINE__, nbytes); \
   } while (0)

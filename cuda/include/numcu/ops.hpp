@@ -63,7 +63,7 @@ template <class T>
 using real_t = typename real_of<T>::type;
 
 template <class T>
-inline constexpr bool is_signed_int_v = is_integer_v<T>&& std::is_signed_v<T>;
+inline constexpr bool is_signed_int_v = is_integer_v<T> && std::is_signed_v<T>;
 template <class T>
 inline constexpr bool is_real_v = !is_complex_v<T>;
 template <class T>
