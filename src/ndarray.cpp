@@ -209,7 +209,8 @@ int buffer_refused(const char* what) {
 int ndarray_getbuffer(PyObject* self, Py_buffer* view, int flags) {
   view->obj = nullptr;
   try {
-    const NdArray& a = py::handle(self).cast<const NdArray&>();
+    const py::handle owner(self);
+    const NdArray& a = owner.cast<const NdArray&>();
     const ArrayView& v = a.view();
     if (a.memory() != Memory::managed) {
       return buffer_refused(
