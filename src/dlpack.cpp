@@ -88,6 +88,9 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
   if (on_gpu) {
     const Stream s = cuda::current_stream();
     kwargs["stream"] = s == nullptr ? py::int_(1) : py::int_(reinterpret_cast<std::uintptr_t>(s));
+    // Work numcu queues on another stream (stream=) waits for this one.
+    op.has_producer_stream = true;
+    op.producer_stream = s;
   }
   kwargs["max_version"] = py::make_tuple(1, 1);
   py::object capsule;

@@ -363,6 +363,14 @@ Operand intake(py::handle obj, const char* fname, Role role) {
     PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
     if (cai) {
       py::object holder = py::reinterpret_steal<py::object>(cai);
+      // An interface without 'stream' (version 2, which PyTorch exports) says nothing of the
+      // stream its data is written on. Where the object also speaks DLPack, whose
+      // __dlpack__(stream=) orders the producer's work before numcu's stream, that route is
+      // the safe one.
+      if (PyDict_Check(cai) && PyDict_GetItemString(cai, "stream") == nullptr &&
+          PyObject_HasAttrString(obj.ptr(), "__dlpack__") && intake_dlpack(obj, fname, role, op)) {
+        return op;
+      }
       intake_cai(obj, holder, fname, role, op);
       return op;
     }
