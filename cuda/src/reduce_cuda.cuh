@@ -261,15 +261,18 @@ __global__ void __launch_bounds__(kWholeBlock)
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kWholeBlock;
   Acc acc = r.identity();
   std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kWholeBlock + threadIdx.x;
-  for (; i + stride < nvec; i += 2 * stride) {  // two vectors in flight
-    const Vector x = vin[i], y = vin[i + stride];
-    const std::int64_t kx = head + i * V, ky = head + (i + stride) * V;
+  for (; i + 3 * stride < nvec; i += 4 * stride) {  // four vectors in flight
+    Vector x[4];
 #pragma unroll
-    for (int j = 0; j < V; ++j) acc = r(acc, r.leaf(x.v[j], kx + j, 0));
+    for (int u = 0; u < 4; ++u) x[u] = vin[i + u * stride];
 #pragma unroll
-    for (int j = 0; j < V; ++j) acc = r(acc, r.leaf(y.v[j], ky + j, 0));
+    for (int u = 0; u < 4; ++u) {
+      const std::int64_t k = head + (i + u * stride) * V;
+#pragma unroll
+      for (int j = 0; j < V; ++j) acc = r(acc, r.leaf(x[u].v[j], k + j, 0));
+    }
   }
-  if (i < nvec) {
+  for (; i < nvec; i += stride) {
     const Vector x = vin[i];
 #pragma unroll
     for (int j = 0; j < V; ++j) acc = r(acc, r.leaf(x.v[j], head + i * V + j, 0));
@@ -316,7 +319,7 @@ void launch_whole(const R& r, const ReducePlan& p, cudaStream_t stream) {
       misaligned == 0 ? 0 : static_cast<std::int64_t>((16 - misaligned) / sizeof(T));
   if (head > n) head = n;
   const std::int64_t vectors = (n - head) / V;
-  std::int64_t blocks = (vectors + 2 * kWholeBlock - 1) / (2 * kWholeBlock);
+  std::int64_t blocks = (vectors + 4 * kWholeBlock - 1) / (4 * kWholeBlock);
   const std::int64_t most = 4 * static_cast<std::int64_t>(multiprocessors(cuda::current_device()));
   if (blocks > most) blocks = most;
   if (n <= kOneBlockElements || blocks <= 1) {
