@@ -108,16 +108,28 @@ void* allocate(std::size_t bytes, int device, Stream stream) {
   return ptr;
 }
 
-void deallocate(void* ptr, int device, Stream stream) noexcept {
-  if (ptr == nullptr) return;
+namespace {
+// Runs `release` with `device` current and restores the caller's device after; skips it when
+// the runtime is shutting down (the driver reclaims everything then). Errors are dropped: a
+// release happens in destructors, where nothing can be raised.
+template <class Release>
+void release_on(int device, Release&& release) noexcept {
   int current = -1;
   if (cudaGetDevice(&current) != cudaSuccess) {
     cudaGetLastError();
-    return;  // the runtime is shutting down; the driver reclaims everything
+    return;
   }
   if (current != device) cudaSetDevice(device);
-  if (cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
+  release();
   if (current != device) cudaSetDevice(current);
+}
+}  // namespace
+
+void deallocate(void* ptr, int device, Stream stream) noexcept {
+  if (ptr == nullptr) return;
+  release_on(device, [&] {
+    if (cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
+  });
 }
 
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
@@ -254,16 +266,13 @@ void* allocate_managed(std::size_t bytes, int device) {
 
 void free_managed(void* ptr, int device, Stream stream) noexcept {
   if (ptr == nullptr) return;
-  int current = -1;
-  if (cudaGetDevice(&current) != cudaSuccess) {
-    cudaGetLastError();
-    return;  // the runtime is shutting down; the driver reclaims everything
-  }
-  if (current != device) cudaSetDevice(device);
-  // cudaFree of managed memory need not wait for queued work that still uses it.
-  if (cudaStreamSynchronize(static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
-  if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();
-  if (current != device) cudaSetDevice(current);
+  release_on(device, [&] {
+    // cudaFree of managed memory need not wait for queued work that still uses it.
+    if (cudaStreamSynchronize(static_cast<cudaStream_t>(stream)) != cudaSuccess) {
+      cudaGetLastError();
+    }
+    if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();
+  });
 }
 
 namespace {
