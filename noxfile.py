@@ -70,9 +70,17 @@ def lint(session: nox.Session) -> None:
 # The benchmark compares with CuPy and PyTorch: see the ones installed on the system.
 @nox.session(venv_params=["--system-site-packages"])
 def bench(session: nox.Session) -> None:
-    """Build and install numcu, then run benchmarks/bench_add.py (needs a GPU)."""
+    """Build and install numcu, then run every benchmarks/bench_*.py (needs a GPU).
+
+    ``nox -s bench -- reduce --quick`` runs only bench_reduce.py; what follows the names
+    (``--quick``, ``--json PATH``) goes to each script.
+    """
     session.install(*build_args("build/nox-bench"), ".")
-    session.run("python", "benchmarks/bench_add.py", *session.posargs)
+    args = list(session.posargs)
+    first_option = next((i for i, a in enumerate(args) if a.startswith("-")), len(args))
+    names, options = args[:first_option], args[first_option:]
+    for name in names or ["add", "elementwise", "reduce", "interop"]:
+        session.run("python", f"benchmarks/bench_{name}.py", *options)
 
 
 @nox.session(reuse_venv=True)
