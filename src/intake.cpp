@@ -233,15 +233,15 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
 }
 
 // PyTorch exports __cuda_array_interface__ version 2, which does not say which stream its data
-// is written on: PyTorch's current stream. This reads that stream (the raw-stream query
-// PyTorch's own compiler emits, one C call) when `obj` is a tensor; false when it is not, or
+// is written on: PyTorch's current stream. For a tensor, this returns PyTorch's query for that
+// stream (the raw-stream query its own compiler emits, one C call); null for anything else, or
 // when this PyTorch has no such query (the caller then takes the DLPack route).
-bool torch_current_stream(py::handle obj, int device, Stream* stream) {
+PyObject* torch_stream_query(py::handle obj) {
   static PyObject* tensor_type = nullptr;
   static PyObject* raw_stream = nullptr;
   if (tensor_type == nullptr) {
     PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
-    if (torch == nullptr) return false;
+    if (torch == nullptr) return nullptr;
     py::object type = py::reinterpret_steal<py::object>(PyObject_GetAttrString(torch, "Tensor"));
     py::object c = py::reinterpret_steal<py::object>(PyObject_GetAttrString(torch, "_C"));
     py::object query = c ? py::reinterpret_steal<py::object>(
@@ -249,19 +249,22 @@ bool torch_current_stream(py::handle obj, int device, Stream* stream) {
                          : py::object();
     if (!type || !query || !PyType_Check(type.ptr())) {
       PyErr_Clear();
-      return false;
+      return nullptr;
     }
     tensor_type = type.release().ptr();  // kept for the life of the process
     raw_stream = query.release().ptr();
   }
-  if (!PyObject_TypeCheck(obj.ptr(), reinterpret_cast<PyTypeObject*>(tensor_type))) return false;
-  py::object handle =
-      py::reinterpret_steal<py::object>(PyObject_CallFunction(raw_stream, "i", device));
+  return PyObject_TypeCheck(obj.ptr(), reinterpret_cast<PyTypeObject*>(tensor_type)) ? raw_stream
+                                                                                     : nullptr;
+}
+
+// PyTorch's current stream on `device` (0, its default stream, is the legacy default stream).
+Stream torch_current_stream(PyObject* query, int device) {
+  py::object handle = py::reinterpret_steal<py::object>(PyObject_CallFunction(query, "i", device));
   if (!handle) throw py::error_already_set();
   const unsigned long long s = PyLong_AsUnsignedLongLong(handle.ptr());
   if (PyErr_Occurred()) throw py::error_already_set();
-  *stream = reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s));  // 0: the default stream
-  return true;
+  return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s));
 }
 
 void set_weak(Operand& op, DType dtype, const void* value, std::size_t bytes) {
@@ -400,18 +403,18 @@ Operand intake(py::handle obj, const char* fname, Role role) {
         // written on. PyTorch's is its current stream, read directly (fast); other objects
         // that also speak DLPack, whose __dlpack__(stream=) orders the producer's work before
         // numcu's stream, take that route.
-        intake_cai(obj, holder, fname, role, op);
-        Stream producer = nullptr;
-        if (op.view.data != nullptr && torch_current_stream(obj, op.view.device, &producer)) {
-          op.has_producer_stream = true;
-          op.producer_stream = producer;
+        if (PyObject* query = torch_stream_query(obj)) {
+          intake_cai(obj, holder, fname, role, op);
+          if (op.view.data != nullptr) {
+            op.has_producer_stream = true;
+            op.producer_stream = torch_current_stream(query, op.view.device);
+          }
           return op;
         }
-        if (PyObject_HasAttrString(obj.ptr(), "__dlpack__")) {
-          Operand via_dlpack;
-          if (intake_dlpack(obj, fname, role, via_dlpack)) return via_dlpack;
+        if (PyObject_HasAttrString(obj.ptr(), "__dlpack__") &&
+            intake_dlpack(obj, fname, role, op)) {
+          return op;
         }
-        return op;
       }
       intake_cai(obj, holder, fname, role, op);
       return op;

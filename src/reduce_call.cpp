@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -547,20 +548,29 @@ PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   return guarded([&]() -> py::object {
     static const FormSpec form = form_spec(F);
     static const ArgSpec spec{info_of(R).fname, form.names, form.count, 0, form.max_positional, 1};
+    // Where each parameter stands in this form's list, found once (-1: not in the form).
+    enum Param { axis, dtype, out, keepdims, ddof, device, stream, count };
+    static const auto slots = [] {
+      static const char* const params[count] = {"axis", "dtype",  "out",   "keepdims",
+                                                "ddof", "device", "stream"};
+      std::array<int, count> at;
+      for (int k = 0; k < count; ++k) {
+        at[k] = -1;
+        for (int i = 0; i < form.count; ++i) {
+          if (std::string_view(form.names[i]) == params[k]) at[k] = i;
+        }
+      }
+      return at;
+    }();
     PyObject* v[8];
     parse_fastcall(spec, args, nargs, kwnames, v);
-    auto value = [&](const char* param) -> PyObject* {
-      for (int i = 0; i < form.count; ++i) {
-        if (std::string_view(form.names[i]) == param) return v[i];
-      }
-      return nullptr;
-    };
-    const DeviceRequest req = parse_device(given(value("device")), py::none(), py::none(),
-                                           spec.fname, given(value("stream")));
-    PyObject* ddof = value("ddof");
-    return reduce_call(R, given(v[0]), given(value("axis")), given(value("dtype")),
-                       given(value("out")), truthy(given(value("keepdims"))),
-                       ddof != nullptr ? ddof_value(ddof) : 0, req);
+    auto value = [&](Param k) { return slots[k] < 0 ? nullptr : v[slots[k]]; };
+    const DeviceRequest req = parse_device(given(value(device)), py::none(), py::none(), spec.fname,
+                                           given(value(stream)));
+    PyObject* ddof_given = value(ddof);
+    return reduce_call(R, given(v[0]), given(value(axis)), given(value(dtype)), given(value(out)),
+                       truthy(given(value(keepdims))),
+                       ddof_given != nullptr ? ddof_value(ddof_given) : 0, req);
   });
 }
 

@@ -64,6 +64,19 @@ __device__ __forceinline__ T load(const char* p) {
   return *reinterpret_cast<const T*>(p);
 }
 
+// Output o's first input element and its output byte offset: o divided down the kept
+// dimensions, in C order.
+__device__ __forceinline__ void output_position(const ReducePlan& p, std::int64_t o,
+                                                const char*& in, std::int64_t& out_offset) {
+  for (int d = p.out_ndim - 1; d >= 0; --d) {
+    const std::int64_t q = o / p.out_shape[d];
+    const std::int64_t i = o - q * p.out_shape[d];
+    o = q;
+    in += i * p.out_in_strides[d];
+    out_offset += i * p.out_strides[d];
+  }
+}
+
 // Thread t reduces chunk t / n_out of output t % n_out; with one chunk it writes the output,
 // otherwise its partial accumulator goes to partial[t].
 template <class R>
@@ -79,16 +92,7 @@ __global__ void __launch_bounds__(kReduceBlock)
 
   const char* in = p.in;
   std::int64_t out_offset = 0;
-  {
-    std::int64_t rem = o;
-    for (int d = p.out_ndim - 1; d >= 0; --d) {
-      const std::int64_t q = rem / p.out_shape[d];
-      const std::int64_t i = rem - q * p.out_shape[d];
-      rem = q;
-      in += i * p.out_in_strides[d];
-      out_offset += i * p.out_strides[d];
-    }
-  }
+  output_position(p, o, in, out_offset);
 
   Acc acc = r.identity();
   const std::int64_t k0 = s * chunk;

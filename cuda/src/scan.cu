@@ -14,15 +14,9 @@ __global__ void __launch_bounds__(kReduceBlock) scan_lines_kernel(S s, ReducePla
   const std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * kReduceBlock + threadIdx.x;
   if (o >= p.n_out) return;
   const char* in = p.in;
-  char* out = p.out;
-  std::int64_t rem = o;
-  for (int d = p.out_ndim - 1; d >= 0; --d) {
-    const std::int64_t q = rem / p.out_shape[d];
-    const std::int64_t i = rem - q * p.out_shape[d];
-    rem = q;
-    in += i * p.out_in_strides[d];
-    out += i * p.out_strides[d];
-  }
+  std::int64_t out_offset = 0;
+  output_position(p, o, in, out_offset);
+  char* out = p.out + out_offset;
   auto acc = s.identity();
   for (std::int64_t k = 0; k < p.n_red; ++k) {
     acc = s(acc, s.leaf(load<T>(in + k * p.red_strides[0])));

@@ -44,17 +44,6 @@ NUMCU_HD NUMCU_FORCEINLINE bool less(V a, V b) {
   }
 }
 
-template <class T>
-struct real_of {
-  using type = T;
-};
-template <class V>
-struct real_of<complex<V>> {
-  using type = V;
-};
-template <class T>
-using real_of_t = typename real_of<T>::type;
-
 // NumPy's accumulators for sum and prod: bool and signed integers narrower than int64 go to
 // int64, unsigned ones to uint64; float16 is accumulated in float32.
 template <class T>
@@ -318,7 +307,7 @@ template <class T>
 struct SqDev : Base {
   using In = T;
   using M = mean_acc_t<T>;
-  using Acc = real_of_t<M>;
+  using Acc = ops::real_t<M>;
   using Out = Acc;
   NUMCU_HD Acc identity() const { return Acc(0); }
   NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t o) const {
