@@ -30,7 +30,11 @@ const char* memory_name(Memory memory) {
 }
 
 DeviceAllocation::DeviceAllocation(std::size_t bytes, int device, Stream stream, bool managed)
-    : device_(device), managed_(managed), stream_(stream), keeper_(stream_keeper(stream)) {
+    : bytes_(bytes),
+      device_(device),
+      managed_(managed),
+      stream_(stream),
+      keeper_(stream_keeper(stream)) {
   ptr_ = managed ? cuda::allocate_managed(bytes, device) : cuda::allocate(bytes, device, stream);
 }
 
@@ -38,7 +42,7 @@ DeviceAllocation::~DeviceAllocation() {
   if (managed_) {
     cuda::free_managed(ptr_, device_, stream_);
   } else {
-    cuda::deallocate(ptr_, device_, stream_);
+    cuda::deallocate(ptr_, bytes_, device_, stream_);
   }
 }
 

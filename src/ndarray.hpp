@@ -49,6 +49,7 @@ class DeviceAllocation {
 
  private:
   void* ptr_ = nullptr;
+  std::size_t bytes_;
   int device_;
   bool managed_;
   Stream stream_;

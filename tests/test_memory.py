@@ -182,6 +182,28 @@ def test_many_managed_arrays_are_freed():
     gc.collect()
 
 
+@pytest.mark.gpu
+def test_small_device_blocks_come_back(rng):
+    # Small blocks freed on the default stream go back to the pool in batches: results and
+    # scratch dropped without a synchronisation are all returned by the next one, and memory
+    # reused meanwhile holds the right values.
+    a = random_array(rng, (1 << 20,), np.float32)
+    x = numcu.asarray(a)
+    numcu.cuda.synchronize()
+    before = numcu.cuda.memory_info()["used_bytes"]
+    for _ in range(300):
+        numcu.sum(x)
+    kept = [numcu.sum(x) for _ in range(100)]
+    numcu.cuda.synchronize()
+    expected = np.sum(a, dtype=np.float64)
+    values = {float(r.get()) for r in kept}
+    assert len(values) == 1
+    np.testing.assert_allclose(values.pop(), expected, rtol=1e-5)
+    del kept
+    numcu.cuda.synchronize()
+    assert numcu.cuda.memory_info()["used_bytes"] == before
+
+
 # --------------------------------------------------------------------------------------------
 # Pinned memory
 # --------------------------------------------------------------------------------------------

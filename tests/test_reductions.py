@@ -486,6 +486,29 @@ def test_whole_array_paths(rng, name, dtype, n, offset):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("offset", [0, 3])
+@pytest.mark.parametrize(
+    "name, dtype",
+    [
+        ("sum", "float32"),
+        ("sum", "float64"),
+        ("sum", "complex64"),
+        ("sum", "int64"),
+        ("max", "float32"),
+        ("min", "float64"),
+        ("max", "uint64"),
+        ("min", "int32"),
+    ],
+)
+def test_whole_array_large_tiles(rng, name, dtype, offset):
+    # From 2^24 elements, CUB's reduce runs with numcu's larger tiles.
+    n = (1 << 24) + 5
+    a = data(rng, (n + offset,), dtype, name)
+    result = getattr(numcu, name)(numcu.asarray(a)[offset:])
+    check(result.get(), reference(name, a[offset:]), name, a[offset:], scalar_ok=False)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float32", "float16", "int16", "float64"])
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
 def test_arg_ties_and_nans_across_blocks(rng, name, dtype):

@@ -45,16 +45,17 @@ constexpr std::int64_t kMinSegment = 1024;
 class DeviceScratch {
  public:
   DeviceScratch(std::size_t bytes, cudaStream_t stream)
-      : device_(cuda::current_device()), stream_(stream) {
+      : bytes_(bytes), device_(cuda::current_device()), stream_(stream) {
     ptr_ = cuda::allocate(bytes, device_, stream_);
   }
-  ~DeviceScratch() { cuda::deallocate(ptr_, device_, stream_); }
+  ~DeviceScratch() { cuda::deallocate(ptr_, bytes_, device_, stream_); }
   DeviceScratch(const DeviceScratch&) = delete;
   DeviceScratch& operator=(const DeviceScratch&) = delete;
   void* get() const { return ptr_; }
 
  private:
   void* ptr_ = nullptr;
+  std::size_t bytes_;
   int device_;
   cudaStream_t stream_;
 };
@@ -350,6 +351,38 @@ bool writes_output_directly(const ReducePlan& p) {
   return false;
 }
 
+// CUB's device-wide reduce; from kLargeTileElements on, with tiles of 1024 threads x 16 items
+// (four-byte items; CUB scales the count for wider ones) in place of its default 256 x 16, the
+// one policy it has for every architecture from sm_60 on. On the H100 a float32 sum of 2^27
+// elements ran at 3056 GB/s with the large tiles and 3038 GB/s with the default (512 x 16:
+// 3041, 256 x 32: 3027); below 2^24 elements the default's smaller tiles keep more
+// multiprocessors busy.
+constexpr std::int64_t kLargeTileElements = std::int64_t{1} << 24;
+
+template <class Acc>
+struct LargeTilePolicies {
+  struct Policy : cub::ChainedPolicy<500, Policy, Policy> {
+    using ReducePolicy =
+        cub::AgentReducePolicy<1024, 16, Acc, 4, cub::BLOCK_REDUCE_WARP_REDUCTIONS, cub::LOAD_LDG>;
+    using SingleTilePolicy = ReducePolicy;
+    using SegmentedReducePolicy = ReducePolicy;
+  };
+  using MaxPolicy = Policy;
+};
+
+template <class R>
+cudaError_t device_reduce(void* temp, std::size_t& bytes, const typename R::In* in,
+                          typename R::Acc* out, std::int64_t n, const R& r, cudaStream_t stream) {
+  using Acc = typename R::Acc;
+  if (n >= kLargeTileElements) {
+    return cub::DispatchReduce<const typename R::In*, Acc*, std::int64_t, R, Acc, Acc,
+                               ::cuda::std::__identity,
+                               LargeTilePolicies<Acc>>::Dispatch(temp, bytes, in, out, n, r,
+                                                                 r.identity(), stream);
+  }
+  return cub::DeviceReduce::Reduce(temp, bytes, in, out, n, r, r.identity(), stream);
+}
+
 template <class R, class Run>
 void run_cub(const R& r, const ReducePlan& p, cudaStream_t stream, Run&& run) {
   using Acc = typename R::Acc;
@@ -378,8 +411,8 @@ void launch_reduce(R r, const ReducePlan& p, cudaStream_t stream) {
     if constexpr (R::plain && std::is_same_v<T, typename R::Acc>) {
       if (p.n_red > kOneBlockElements) {
         run_cub(r, p, stream, [&](void* temp, std::size_t& bytes, typename R::Acc* acc) {
-          return cub::DeviceReduce::Reduce(temp, bytes, reinterpret_cast<const T*>(p.in), acc,
-                                           p.n_red, r, r.identity(), stream);
+          return device_reduce(temp, bytes, reinterpret_cast<const T*>(p.in), acc, p.n_red, r,
+                               stream);
         });
         return;
       }

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -103,8 +104,13 @@ void* allocate(std::size_t bytes, int device, Stream stream) {
   activate(device);
   if (bytes == 0) return nullptr;
   void* ptr = nullptr;
-  NUMCU_CUDA_TRY_ALLOC(cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream)),
-                       "cudaMallocAsync", bytes);
+  cudaError_t status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream));
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    issue_deferred_frees();
+    status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream));
+  }
+  NUMCU_CUDA_TRY_ALLOC(status, "cudaMallocAsync", bytes);
   return ptr;
 }
 
@@ -123,13 +129,73 @@ void release_on(int device, Release&& release) noexcept {
   release();
   if (current != device) cudaSetDevice(current);
 }
-}  // namespace
 
-void deallocate(void* ptr, int device, Stream stream) noexcept {
-  if (ptr == nullptr) return;
+void free_now(void* ptr, int device, Stream stream) noexcept {
   release_on(device, [&] {
     if (cudaFreeAsync(ptr, static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
   });
+}
+
+// Small frees on the legacy default stream wait here and go to CUDA together. Every
+// cudaFreeAsync is an operation in the stream, and the GPU spends about 1.3 us on one between
+// two kernels: on the H100, a float32 sum of 2^27 elements that frees its scratch and result
+// each call ran at 3014 GB/s, and at 3038 GB/s without the frees; a batch of frees costs about
+// what one does. Only the legacy stream's frees wait: it lives as long as the process, and
+// every thread's work on it is one order, so a free issued later, from any thread, is still
+// after the work that used the memory. A failed allocation issues the waiting frees and tries
+// again; synchronisation and the pool's statistics issue them first.
+constexpr std::size_t kDeferredBytes = std::size_t{64} << 10;
+constexpr int kDeferredFrees = 64;
+
+struct DeferredFree {
+  void* ptr;
+  int device;
+};
+
+struct DeferredFrees {
+  std::mutex mutex;
+  DeferredFree waiting[kDeferredFrees];
+  int count = 0;
+};
+
+// Never destroyed: frees may come from destructors that run at exit, after statics are gone.
+DeferredFrees& deferred() {
+  static DeferredFrees* d = new DeferredFrees;
+  return *d;
+}
+
+bool is_legacy_stream(Stream stream) {
+  return stream == nullptr || static_cast<cudaStream_t>(stream) == cudaStreamLegacy;
+}
+}  // namespace
+
+void issue_deferred_frees() noexcept {
+  DeferredFree batch[kDeferredFrees];
+  int count = 0;
+  {
+    DeferredFrees& d = deferred();
+    std::lock_guard<std::mutex> lock(d.mutex);
+    count = d.count;
+    std::copy(d.waiting, d.waiting + count, batch);
+    d.count = 0;
+  }
+  for (int i = 0; i < count; ++i) free_now(batch[i].ptr, batch[i].device, nullptr);
+}
+
+void deallocate(void* ptr, std::size_t bytes, int device, Stream stream) noexcept {
+  if (ptr == nullptr) return;
+  if (bytes > kDeferredBytes || !is_legacy_stream(stream)) {
+    free_now(ptr, device, stream);
+    return;
+  }
+  bool full = false;
+  {
+    DeferredFrees& d = deferred();
+    std::lock_guard<std::mutex> lock(d.mutex);
+    d.waiting[d.count++] = DeferredFree{ptr, device};
+    full = d.count == kDeferredFrees;
+  }
+  if (full) issue_deferred_frees();
 }
 
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
@@ -140,11 +206,13 @@ void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
 }
 
 void synchronize(Stream stream) {
+  issue_deferred_frees();
   NUMCU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
 }
 
 void synchronize_device(int device) {
   activate(device);
+  issue_deferred_frees();
   NUMCU_CUDA_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
@@ -228,6 +296,7 @@ float elapsed_ms(void* start, void* end) {
 
 void memory_info(int device, std::size_t* used, std::size_t* reserved) {
   activate(device);
+  issue_deferred_frees();
   cudaMemPool_t pool;
   NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
   std::uint64_t u = 0, r = 0;
@@ -241,6 +310,7 @@ void memory_info(int device, std::size_t* used, std::size_t* reserved) {
 
 void release_cached_memory(int device) {
   activate(device);
+  issue_deferred_frees();
   NUMCU_CUDA_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   cudaMemPool_t pool;
   NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");

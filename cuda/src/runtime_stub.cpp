@@ -39,7 +39,8 @@ std::string device_name(int) { unavailable(); }
 int current_device() { return 0; }
 void activate(int) { unavailable(); }
 void* allocate(std::size_t, int, Stream) { unavailable(); }
-void deallocate(void*, int, Stream) noexcept {}
+void deallocate(void*, std::size_t, int, Stream) noexcept {}
+void issue_deferred_frees() noexcept {}
 void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
 void synchronize(Stream) { unavailable(); }
 void synchronize_device(int) { unavailable(); }

@@ -26,9 +26,12 @@ int current_device();
 // that freed blocks are kept for reuse (once per device).
 void activate(int device);
 
-// Stream-ordered allocation from the device's default pool (cudaMallocAsync).
+// Stream-ordered allocation from the device's default pool (cudaMallocAsync), and its return
+// (cudaFreeAsync on `stream`). Blocks of at most 64 KiB freed on the legacy default stream are
+// returned in batches (see runtime.cpp); issue_deferred_frees returns those waiting now.
 void* allocate(std::size_t bytes, int device, Stream stream);
-void deallocate(void* ptr, int device, Stream stream) noexcept;
+void deallocate(void* ptr, std::size_t bytes, int device, Stream stream) noexcept;
+void issue_deferred_frees() noexcept;
 
 // cudaMemcpyAsync with the direction inferred from the pointers.
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream);
