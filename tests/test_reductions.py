@@ -509,6 +509,17 @@ def test_whole_array_large_tiles(rng, name, dtype, offset):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("offset", [0, 1])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "complex64"])
+def test_long_contiguous_cumsum(rng, dtype, offset):
+    # One contiguous line of many tiles goes to CUB's scan (float and double with CUB's plus).
+    n = 21_005
+    a = data(rng, (n + offset,), dtype, "cumsum")
+    result = numcu.cumsum(numcu.asarray(a)[offset:])
+    check(result.get(), reference("cumsum", a[offset:]), "cumsum", a[offset:], scalar_ok=False)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float32", "float16", "int16", "float64"])
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
 def test_arg_ties_and_nans_across_blocks(rng, name, dtype):

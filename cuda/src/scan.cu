@@ -36,6 +36,23 @@ struct ScanStore {
   NUMCU_HD typename S::Out operator()(typename S::Acc a) const { return s.finalize(a); }
 };
 
+template <class In, class Out, class Op>
+void device_scan(In in, Out out, Op op, std::int64_t n, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, n, stream),
+                 "CUB scan (sizing)");
+  DeviceScratch temp(bytes, stream);
+  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp.get(), bytes, in, out, op, n, stream),
+                 "CUB scan");
+}
+
+// float and double cumsums reach CUB as its own plus over plain pointers, which CUB has sm_90
+// tunings for (128 threads x 24 items, measured lookback delays); any other operator gets its
+// generic policy (128 x 15).
+template <class S>
+constexpr bool scans_with_cub_plus =
+    std::is_same_v<S, reduce::CumSum<float>> || std::is_same_v<S, reduce::CumSum<double>>;
+
 template <class S>
 void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
   using T = typename S::In;
@@ -43,16 +60,15 @@ void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
   if (p.n_out == 0 || p.n_red == 0) return;
   if (p.n_out == 1 && p.red_strides[0] == sizeof(T) && p.out_red_stride == sizeof(Out) &&
       p.n_red > kReduceBlock) {
-    const auto in =
-        thrust::make_transform_iterator(reinterpret_cast<const T*>(p.in), ScanLeaf<S>{s});
-    const auto out =
-        thrust::make_transform_output_iterator(reinterpret_cast<Out*>(p.out), ScanStore<S>{s});
-    std::size_t bytes = 0;
-    NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, s, p.n_red, stream),
-                   "CUB scan (sizing)");
-    DeviceScratch temp(bytes, stream);
-    NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp.get(), bytes, in, out, s, p.n_red, stream),
-                   "CUB scan");
+    if constexpr (scans_with_cub_plus<S>) {
+      device_scan(reinterpret_cast<const T*>(p.in), reinterpret_cast<Out*>(p.out),
+                  ::cuda::std::plus<>{}, p.n_red, stream);
+    } else {
+      device_scan(
+          thrust::make_transform_iterator(reinterpret_cast<const T*>(p.in), ScanLeaf<S>{s}),
+          thrust::make_transform_output_iterator(reinterpret_cast<Out*>(p.out), ScanStore<S>{s}), s,
+          p.n_red, stream);
+    }
     return;
   }
   scan_lines_kernel<S><<<reduce_grid(p.n_out), kReduceBlock, 0, stream>>>(s, p);
