@@ -13,6 +13,12 @@ What
   ``numcu.add(x, y, out=z)`` with x, y, z numcu arrays, CuPy arrays and PyTorch CUDA tensors
   (taken through ``__cuda_array_interface__``), side by side with ``cupy.add(x, y, out=z)``
   and ``torch.add(x, y, out=z)`` on their own arrays.
+- The forms of ``stream=``, float32, n = 2^10: ``numcu.add(x, y, out=z, stream=s)`` on numcu
+  arrays with ``s`` a numcu.cuda.Stream, a CuPy stream and a PyTorch stream, each as the
+  object and as its raw int handle, next to no ``stream=``. A handle numcu did not create is
+  checked once (its address, readable memory there, ``cudaStreamGetId``) and then looked up:
+  the per-call rows show the lookup; "first call with a new handle" is the median time of the
+  first call with each of 100 fresh CuPy streams' handles (the one-off check plus the call).
 - NumPy in, NumPy out add, float32, n = 2^24: ``numcu.add(a, b)``;
   ``cp.asnumpy(cp.add(cp.asarray(a), cp.asarray(b)))``;
   ``torch.add(torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()).cpu().numpy()``;
@@ -45,7 +51,9 @@ from __future__ import annotations
 
 import functools
 import os
+import statistics
 import sys
+import time
 from typing import Any, Callable
 
 import numpy as np
@@ -184,6 +192,70 @@ def bench_add_out(
     return results
 
 
+FRESH_HANDLES = 100  # new CuPy streams whose first use is timed
+
+
+def stream_forms(backends: dict[str, timing.Backend]) -> dict[str, Any]:
+    """label -> the stream= value: each library's stream object and its raw int handle."""
+    numcu = backends["numcu"].module
+    forms: dict[str, Any] = {"none": None}
+    own = numcu.cuda.Stream(non_blocking=True)
+    forms["numcu.cuda.Stream"], forms["numcu int handle"] = own, own.ptr
+    if "cupy" in backends:
+        cupy_stream = backends["cupy"].module.cuda.Stream(non_blocking=True)
+        forms["cupy Stream"], forms["cupy int handle"] = cupy_stream, cupy_stream.ptr
+    if "torch" in backends:
+        torch_stream = backends["torch"].module.cuda.Stream()
+        forms["torch Stream"] = torch_stream
+        forms["torch int handle"] = torch_stream.cuda_stream
+    return forms
+
+
+def bench_stream_forms(
+    backends: dict[str, timing.Backend], x_host: np.ndarray, y_host: np.ndarray, opts: Any
+) -> dict[str, float]:
+    """Per-call microseconds of numcu.add(x, y, out=z, stream=s) for each form of s, back to
+    back, and the median first call with a fresh CuPy handle (when CuPy is here)."""
+    numcu_backend = backends["numcu"]
+    numcu = numcu_backend.module
+    x, y = numcu.asarray(x_host), numcu.asarray(y_host)
+    z = numcu.asarray(np.full(x_host.shape, np.nan, dtype=np.float32))
+    results: dict[str, float] = {}
+    for label, stream in stream_forms(backends).items():
+        call = functools.partial(numcu.add, x, y, out=z, stream=stream)
+        call()
+        numcu.cuda.synchronize()
+        assert np.array_equal(z.get(), np.add(x_host, y_host)), f"stream={label}: wrong sums"
+        per_call = timing.per_call_back_to_back(
+            call, numcu_backend.synchronize, opts.min_time, opts.repeats, opts.k_max
+        )
+        results[label] = per_call.seconds * 1e6
+        print(f"stream={label}: {results[label]:.2f} us", file=sys.stderr, flush=True)
+    if "cupy" in backends:
+        cp = backends["cupy"].module
+        firsts = []
+        for _ in range(FRESH_HANDLES):
+            fresh = cp.cuda.Stream(non_blocking=True)
+            numcu.cuda.synchronize()
+            start = time.perf_counter()
+            numcu.add(x, y, out=z, stream=fresh.ptr)
+            firsts.append(time.perf_counter() - start)
+            fresh.synchronize()
+            del fresh
+        results["first call with a new handle"] = statistics.median(firsts) * 1e6
+    return results
+
+
+def format_stream_table(results: dict[str, float]) -> str:
+    """One row per form of stream=, with its extra time over no stream=."""
+    base = results["none"]
+    rows = [
+        [label, timing.cell(us, ".2f"), timing.cell(us - base, "+.2f")]
+        for label, us in results.items()
+    ]
+    return timing.format_table(["stream=", "us per call", "+us vs none"], rows)
+
+
 def bench_host(
     backends: dict[str, timing.Backend], a: np.ndarray, b: np.ndarray, repeats: int
 ) -> tuple[dict[str, dict[str, float]], dict[str, str], dict[str, bool | None]]:
@@ -303,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         check_add_out(numcu, backend, x_host, y_host)
     print(f"numcu.add(x, y, out=z) matches numpy.add on {', '.join(backends)} arrays")
     add_out = bench_add_out(backends, x_host, y_host, opts)
+    streams = bench_stream_forms(backends, x_host, y_host, opts)
 
     a, b = random_pair(rng, N_HOST)
     host_ms, no_pinned, locked = bench_host(backends, a, b, opts.repeats)
@@ -318,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
                 "sync_calls": opts.sync_calls,
             },
             "add_out": {"n": N_SMALL, "dtype": "float32", **add_out},
+            "stream_forms_us": {"n": N_SMALL, "dtype": "float32", **streams},
             "numpy_in_numpy_out_ms": {"n": N_HOST, "dtype": "float32", **host_ms},
             "no_pinned_inputs": no_pinned,
             "pinned_inputs_page_locked": locked,
@@ -338,6 +412,14 @@ def main(argv: list[str] | None = None) -> int:
         "vs numcu: the library's ms / numcu's, > 1: numcu faster"
     )
     print(format_host_table(host_ms))
+    print()
+    print(
+        f"numcu.add(x, y, out=z, stream=s) on numcu float32 arrays, n=2^{N_SMALL.bit_length() - 1},"
+        " us per call back to back; int handles of other libraries' streams are checked on first"
+        " sight, then looked up; the last row: median first call with each of"
+        f" {FRESH_HANDLES} new CuPy streams' handles"
+    )
+    print(format_stream_table(streams))
     print()
     print(
         f"float32 add with out=, n=2^{N_SMALL.bit_length() - 1}, us per call: back to back "

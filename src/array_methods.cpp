@@ -12,6 +12,7 @@
 #include "execution.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
+#include "numcu/checked.hpp"
 #include "numcu/elementwise.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
@@ -61,7 +62,11 @@ ArrayView index_view(const ArrayView& v, py::handle key) {
       const Py_ssize_t n =
           PySlice_AdjustIndices(static_cast<Py_ssize_t>(v.shape[d]), &start, &stop, step);
       if (n > 0) r.data += start * v.strides[d];
-      keep(n, v.strides[d] * step);
+      // A step beyond the extent leaves at most one element, whose stride is never used (it
+      // could not be computed: stride * step overflows for steps near 2**63).
+      std::int64_t stride = 0;
+      if (!checked::mul(v.strides[d], step, stride)) stride = 0;
+      keep(n, stride);
       ++d;
     } else if (PyIndex_Check(o) && !PyBool_Check(o)) {
       py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(o));
@@ -72,9 +77,10 @@ ArrayView index_view(const ArrayView& v, py::handle key) {
             "indices (advanced indexing with arrays is not supported), not " +
             std::string(Py_TYPE(o)->tp_name));
       }
-      std::int64_t i = index.cast<std::int64_t>();
-      if (i < 0) i += v.shape[d];
-      if (i < 0 || i >= v.shape[d]) {
+      int overflow = 0;
+      std::int64_t i = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+      if (i < 0 && overflow == 0) i += v.shape[d];
+      if (overflow != 0 || i < 0 || i >= v.shape[d]) {
         index_error("numcu.ndarray: index " + py::str(item).cast<std::string>() +
                     " is out of bounds for axis " + std::to_string(d) + " with size " +
                     std::to_string(v.shape[d]));
@@ -147,27 +153,33 @@ NdArray reshape(const NdArray& a, py::handle shape_obj) {
   const char* fname = "numcu.ndarray.reshape";
   std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
   const ArrayView& v = a.view();
+  const int ndim = static_cast<int>(shape.size());
+  auto cannot = [&] {
+    throw_value_error(std::string(fname) + ": cannot reshape array of size " +
+                      std::to_string(v.size()) + " into shape " + shape_str(shape.data(), ndim));
+  };
   std::int64_t known = 1;
+  bool known_fits = true;
   int unknown = -1;
-  for (std::size_t k = 0; k < shape.size(); ++k) {
+  for (int k = 0; k < ndim; ++k) {
     if (shape[k] == -1) {
       if (unknown >= 0)
         throw_value_error(std::string(fname) + ": can only specify one unknown dimension");
-      unknown = static_cast<int>(k);
+      unknown = k;
     } else if (shape[k] < 0) {
       throw_value_error(std::string(fname) + ": negative dimensions are not allowed");
     } else {
-      known *= shape[k];
+      known_fits = known_fits && checked::mul(known, shape[k], known);
     }
   }
+  if (!known_fits) cannot();
   if (unknown >= 0) shape[unknown] = known == 0 ? 0 : v.size() / known;
   std::int64_t total = 1;
-  for (auto e : shape) total *= e;
-  if (total != v.size()) {
-    throw_value_error(std::string(fname) + ": cannot reshape array of size " +
-                      std::to_string(v.size()) + " into shape " +
-                      shape_str(shape.data(), static_cast<int>(shape.size())));
+  for (auto e : shape) {
+    if (!checked::mul(total, e, total)) cannot();
   }
+  if (total != v.size()) cannot();
+  checked::check_shape(fname, shape.data(), ndim, v.dtype);
   NdArray src = a;
   if (!v.is_c_contiguous()) {
     cuda::activate(v.device);

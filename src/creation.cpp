@@ -13,6 +13,7 @@
 #include "execution.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
+#include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 #include "numcu/sequence.hpp"
@@ -120,16 +121,9 @@ void finish(const Target& t, const Created& c) {
   if (t.ex.gpu) finish_streams(t.ex, nullptr, 0, c.allocation.get());
 }
 
-void check_extents(const std::vector<std::int64_t>& shape, const char* fname) {
-  for (auto e : shape) {
-    if (e < 0) throw_value_error(std::string(fname) + ": negative dimensions are not allowed");
-  }
-}
-
 py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py::handle device,
                 py::handle stream, py::handle memory, const char* fname) {
   const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
-  check_extents(shape, fname);
   const bool has_value = !value.is_none();
   Operand v;
   if (has_value) v = scalar_operand(value, fname);
@@ -137,6 +131,7 @@ py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py
   const DType dtype = !dtype_obj.is_none() ? dtype_from_python(dtype_obj, fname)
                       : has_value          ? v.view.dtype
                                            : DType::float64;
+  checked::check_shape(fname, shape.data(), static_cast<int>(shape.size()), dtype);
   if (has_value) check_weak_int(v, dtype, fname);
   const Target t = target_of(fname, device, stream, memory, kHost);
   const Created c = create(t, dtype, shape, nullptr);
@@ -152,7 +147,7 @@ py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::h
   const std::vector<std::int64_t> shape =
       shape_obj.is_none() ? std::vector<std::int64_t>(x.view.shape, x.view.shape + x.view.ndim)
                           : shape_from(shape_obj, fname);
-  check_extents(shape, fname);
+  checked::check_shape(fname, shape.data(), static_cast<int>(shape.size()), dtype);
   const bool has_value = !value.is_none();
   Operand v;
   if (has_value) {
@@ -296,6 +291,7 @@ py::object arange(py::handle start_obj, py::handle stop_obj, py::handle step_obj
     py::object next = checked(PyNumber_Add(start.ptr(), step.ptr()), fname);
     store_as(next, dtype, p.b, fname);
   }
+  checked::check_shape(fname, &length, 1, dtype);
   const Target t = target_of(fname, device, stream, memory, kHost);
   const Created c = create(t, dtype, {length}, nullptr);
   run_sequence(t, c.view, dtype, p);
@@ -348,7 +344,13 @@ py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_ob
     throw_type_error(std::string(fname) + ": num must be an integer, not " +
                      Py_TYPE(num_obj.ptr())->tp_name);
   }
-  const long long num = checked(PyNumber_Index(num_obj.ptr()), fname).cast<long long>();
+  int overflow = 0;
+  const long long num =
+      PyLong_AsLongLongAndOverflow(checked(PyNumber_Index(num_obj.ptr()), fname).ptr(), &overflow);
+  if (overflow != 0) {
+    throw_value_error(std::string(fname) + ": number of samples, " +
+                      py::repr(num_obj).cast<std::string>() + ", does not fit in 64 bits");
+  }
   if (num < 0) {
     throw_value_error(std::string(fname) + ": number of samples, " + std::to_string(num) +
                       ", must be non-negative");
@@ -367,6 +369,8 @@ py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_ob
     throw_type_error(std::string(fname) + ": complex values cannot be floored into " +
                      dtype_name(want) + " (NumPy's floor has no complex loop)");
   }
+  const std::int64_t length = num;
+  checked::check_shape(fname, &length, 1, want);
   const long long divisor = endpoint ? num - 1 : num;
 
   SequenceParams p;

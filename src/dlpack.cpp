@@ -1,8 +1,11 @@
 #include "dlpack.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "elementwise_call.hpp"
+#include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 
@@ -56,8 +59,9 @@ dl::DataType dl_from_dtype(DType d) {
 
 std::string dl_type_text(const dl::DataType& t) {
   static const char* names[] = {"int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
-  const std::string base = t.code <= 6 ? names[t.code] : "code " + std::to_string(t.code);
-  std::string s = base + std::to_string(t.bits);
+  std::string s = t.code <= 6 ? names[t.code] + std::to_string(t.bits)
+                              : "DLPack type code " + std::to_string(t.code) + " (" +
+                                    std::to_string(t.bits) + " bits)";
   if (t.lanes != 1) s += "x" + std::to_string(t.lanes);
   return s;
 }
@@ -73,11 +77,30 @@ py::object owner_of(Managed* m) {
 
 }  // namespace
 
+namespace {
+
+// A non-negative int that fits in an int (a device type or id, a version number), or -1.
+int small_index(py::handle item) {
+  if (!PyLong_Check(item.ptr()) || PyBool_Check(item.ptr())) return -1;
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
+  return overflow == 0 && value >= 0 && value <= 0x7fffffff ? static_cast<int>(value) : -1;
+}
+
+}  // namespace
+
 bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
   if (!py::hasattr(obj, "__dlpack__") || !py::hasattr(obj, "__dlpack_device__")) return false;
-  py::tuple where = obj.attr("__dlpack_device__")();
-  const int type = where[0].cast<int>();
-  const int id = where[1].cast<int>();
+  py::object where = obj.attr("__dlpack_device__")();
+  // The specification's answer is a tuple (device type, device id) of ints, often IntEnums.
+  const bool pair = PyTuple_Check(where.ptr()) && PyTuple_GET_SIZE(where.ptr()) == 2;
+  const int type = pair ? small_index(PyTuple_GET_ITEM(where.ptr(), 0)) : -1;
+  const int id = pair ? small_index(PyTuple_GET_ITEM(where.ptr(), 1)) : -1;
+  if (type < 0 || id < 0) {
+    throw_value_error(std::string(fname) + ": __dlpack_device__ returned " +
+                      py::repr(where).cast<std::string>() +
+                      ", not a (device type, device id) tuple of non-negative ints");
+  }
   const bool on_gpu = type == dl::kCUDA || type == dl::kCUDAManaged;
   if (!on_gpu && type != dl::kCPU && type != dl::kCUDAHost) {
     throw_value_error(std::string(fname) + ": DLPack device type " + std::to_string(type) +
@@ -123,6 +146,14 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
     throw_value_error(std::string(fname) +
                       ": __dlpack__ did not return a 'dltensor' or 'dltensor_versioned' capsule");
   }
+  auto malformed = [&](const std::string& what) {
+    throw_value_error(std::string(fname) + ": malformed DLPack tensor: " + what);
+  };
+  if (t->device.device_type != type || t->device.device_id != id) {
+    malformed("its device (" + std::to_string(t->device.device_type) + ", " +
+              std::to_string(t->device.device_id) + ") is not the one __dlpack_device__ gave (" +
+              std::to_string(type) + ", " + std::to_string(id) + ")");
+  }
   DType dtype;
   if (!dtype_from_dl(t->dtype, &dtype)) {
     throw_type_error(std::string(fname) + ": unsupported dtype " + dl_type_text(t->dtype));
@@ -131,17 +162,32 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
     throw_value_error(std::string(fname) + ": DLPack tensor with " + std::to_string(t->ndim) +
                       " dimensions");
   }
+  if (t->ndim > 0 && t->shape == nullptr) malformed("null shape");
   ArrayView& v = op.view;
   v.dtype = dtype;
   v.ndim = t->ndim;
-  v.data = static_cast<char*>(t->data) + t->byte_offset;
+  std::copy(t->shape, t->shape + v.ndim, v.shape);
+  std::string problem = checked::shape_problem(v);
+  if (!problem.empty()) malformed(problem);
   const int size = itemsize(dtype);
-  std::int64_t contiguous = size;
-  for (int d = v.ndim - 1; d >= 0; --d) {
-    v.shape[d] = t->shape[d];
-    v.strides[d] = t->strides != nullptr ? t->strides[d] * size : contiguous;
-    contiguous *= t->shape[d];
+  if (t->strides == nullptr) {
+    checked::c_strides(v);
+  } else {
+    for (int d = 0; d < v.ndim; ++d) {
+      if (!checked::mul(t->strides[d], size, v.strides[d])) {
+        malformed("strides (in elements) too large for 64-bit byte strides");
+      }
+    }
   }
+  const auto base = reinterpret_cast<std::uintptr_t>(t->data);
+  if (t->byte_offset > static_cast<std::uint64_t>(checked::kMaxBytes) ||
+      base > UINTPTR_MAX - t->byte_offset) {
+    malformed("byte_offset " + std::to_string(t->byte_offset) + " runs past the address space");
+  }
+  v.data = reinterpret_cast<char*>(base + t->byte_offset);
+  // Kernels load typed elements from device memory: it must be aligned.
+  problem = checked::view_problem(v, on_gpu);
+  if (!problem.empty()) malformed(problem);
   if (t->data == nullptr && v.size() != 0) {
     throw_value_error(std::string(fname) + ": DLPack tensor has a null data pointer for " +
                       std::to_string(v.size()) + " elements");
@@ -186,8 +232,15 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
   const char* fname = "numcu.ndarray.__dlpack__";
   const ArrayView& v = a.view();
   if (!dl_device.is_none()) {
-    py::tuple want = py::reinterpret_borrow<py::tuple>(dl_device);
-    if (want[0].cast<int>() != dl::kCUDA || want[1].cast<int>() != v.device) {
+    const bool pair = PyTuple_Check(dl_device.ptr()) && PyTuple_GET_SIZE(dl_device.ptr()) == 2;
+    const int type = pair ? small_index(PyTuple_GET_ITEM(dl_device.ptr(), 0)) : -1;
+    const int id = pair ? small_index(PyTuple_GET_ITEM(dl_device.ptr(), 1)) : -1;
+    if (type < 0 || id < 0) {
+      throw_type_error(std::string(fname) + ": dl_device must be a (device type, device id) " +
+                       "tuple of non-negative ints, not " +
+                       py::repr(dl_device).cast<std::string>());
+    }
+    if (type != dl::kCUDA || id != v.device) {
       PyErr_SetString(PyExc_BufferError,
                       (std::string(fname) + ": numcu exports only to its own device (" +
                        std::to_string(dl::kCUDA) + ", " + std::to_string(v.device) + ")")
@@ -197,8 +250,13 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
   }
   bool versioned = false;
   if (!max_version.is_none()) {
-    py::tuple mv = py::reinterpret_borrow<py::tuple>(max_version);
-    versioned = mv[0].cast<int>() >= 1;
+    const bool pair = PyTuple_Check(max_version.ptr()) && PyTuple_GET_SIZE(max_version.ptr()) == 2;
+    const int major = pair ? small_index(PyTuple_GET_ITEM(max_version.ptr(), 0)) : -1;
+    if (major < 0 || small_index(PyTuple_GET_ITEM(max_version.ptr(), 1)) < 0) {
+      throw_type_error(std::string(fname) + ": max_version must be a (major, minor) tuple of " +
+                       "non-negative ints, not " + py::repr(max_version).cast<std::string>());
+    }
+    versioned = major >= 1;
   }
   if (!versioned && v.readonly) {
     PyErr_SetString(PyExc_BufferError,
@@ -209,16 +267,39 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
   }
   // Order numcu's work (on the legacy default stream) before the consumer's stream.
   if (!stream.is_none()) {
-    const long long s = stream.cast<long long>();
-    if (s == 0) {
+    // The consumer's stream: -1 (no ordering), 1 (legacy default), 2 (per-thread default) or
+    // a handle, which is checked before CUDA dereferences it.
+    if (!PyLong_Check(stream.ptr()) || PyBool_Check(stream.ptr())) {
+      throw_type_error(std::string(fname) + ": stream must be None or an int, not " +
+                       Py_TYPE(stream.ptr())->tp_name);
+    }
+    auto bad = [&] {
+      throw_value_error(std::string(fname) + ": stream " + py::repr(stream).cast<std::string>() +
+                        " is not a CUDA stream (-1, 1, 2 or a handle)");
+    };
+    int overflow = 0;
+    const long long s = PyLong_AsLongLongAndOverflow(stream.ptr(), &overflow);
+    std::uintptr_t h = static_cast<std::uintptr_t>(s);
+    if (overflow > 0) {
+      h = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(stream.ptr()));
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        bad();
+      }
+    } else if (overflow < 0 || s < -1) {
+      bad();
+    } else if (s == 0) {
       throw_value_error(std::string(fname) +
                         ": stream=0 is ambiguous for CUDA; use 1 (legacy "
                         "default), 2 (per-thread default) or a handle");
     }
-    if (s != -1 &&
-        reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s == 1 ? 0 : s)) != a.last_stream()) {
-      cuda::activate(v.device);
-      cuda::stream_wait(reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s)), a.last_stream());
+    if (overflow > 0 || s != -1) {
+      const Stream consumer =
+          h <= 2 ? reinterpret_cast<Stream>(h) : foreign_stream(h, fname, "stream");
+      if (reinterpret_cast<Stream>(h == 1 ? 0 : h) != a.last_stream()) {
+        cuda::activate(v.device);
+        cuda::stream_wait(consumer, a.last_stream());
+      }
     }
   }
   auto* ctx = new ExportContext();

@@ -13,6 +13,7 @@
 #include "execution.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
+#include "numcu/checked.hpp"
 #include "numcu/elementwise.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
@@ -134,10 +135,19 @@ Stream stream_from_python(py::handle stream, const char* fname) {
                      "CuPy or PyTorch stream, or an int handle), not " +
                      Py_TYPE(stream.ptr())->tp_name);
   }
-  const unsigned long long h = handle.cast<unsigned long long>();
+  if (!PyLong_Check(handle.ptr())) {
+    throw_type_error(std::string(fname) + ": a stream's handle must be an int, not " +
+                     Py_TYPE(handle.ptr())->tp_name);
+  }
+  const unsigned long long h = PyLong_AsUnsignedLongLong(handle.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw_value_error(std::string(fname) + ": stream " + py::repr(handle).cast<std::string>() +
+                      " is not a CUDA stream (handles are addresses, from 0 to 2**64 - 1)");
+  }
   if (h == 0 || h == 1) return nullptr;  // the legacy default stream
   if (h == 2) return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(0x2));  // per-thread
-  return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(h));
+  return foreign_stream(static_cast<std::uintptr_t>(h), fname, "stream");
 }
 
 DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,
@@ -314,6 +324,8 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
     }
     shape = with_out;
   }
+  // Two valid shapes can broadcast to one too big to exist: (2**40, 1) with (1, 2**40).
+  checked::check_shape(fname, shape.dims, shape.ndim, out_dtype);
 
   // placement
   const Operand* all[4] = {nullptr, nullptr, nullptr, nullptr};

@@ -6,6 +6,7 @@
 
 #include "dlpack.hpp"
 #include "ndarray.hpp"
+#include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 
@@ -113,12 +114,16 @@ bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
     v.shape[d] = buf->shape[d];
     v.strides[d] = buf->strides ? buf->strides[d] : 0;
   }
-  if (!buf->strides) {
-    std::int64_t s = buf->itemsize;
-    for (int d = v.ndim - 1; d >= 0; --d) {
-      v.strides[d] = s;
-      s *= v.shape[d];
-    }
+  // Host memory is read element by element, so unaligned strides are fine here; the upload to
+  // a GPU aligns them.
+  std::string problem = checked::shape_problem(v);
+  if (problem.empty()) {
+    if (!buf->strides) checked::c_strides(v);
+    problem = checked::view_problem(v, false);
+  }
+  if (!problem.empty()) {
+    throw_value_error(std::string(fname) + ": the buffer of a " + Py_TYPE(obj.ptr())->tp_name +
+                      " is not a valid array: " + problem);
   }
   if (role == Role::output && v.readonly) {
     throw_value_error(std::string(fname) + ": out is read-only");
@@ -134,8 +139,27 @@ bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
 }
 
 std::int64_t as_int(py::handle item, const char* fname, const char* what) {
-  if (!PyLong_Check(item.ptr())) malformed(fname, std::string(what) + " must be integers");
-  return item.cast<std::int64_t>();
+  if (!PyLong_Check(item.ptr()) || PyBool_Check(item.ptr())) {
+    malformed(fname, std::string(what) + " must be integers");
+  }
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
+  if (overflow != 0) malformed(fname, std::string(what) + " must fit in 64 bits");
+  return value;
+}
+
+// The versions the CUDA Array Interface specification defines: 0 to 3 (3 added 'stream').
+constexpr long long kNewestCAIVersion = 3;
+
+// A typestr's item size: the digits after the byte order and kind characters, or -1.
+int typestr_size(const std::string& ts) {
+  if (ts.size() < 3 || ts.size() > 5) return -1;
+  int size = 0;
+  for (std::size_t k = 2; k < ts.size(); ++k) {
+    if (ts[k] < '0' || ts[k] > '9') return -1;
+    size = size * 10 + (ts[k] - '0');
+  }
+  return size;
 }
 
 void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role, Operand& op) {
@@ -143,6 +167,18 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   py::dict cai = py::reinterpret_borrow<py::dict>(cai_obj);
   ArrayView& v = op.view;
   v.device = 0;
+
+  PyObject* version = PyDict_GetItemString(cai.ptr(), "version");
+  if (!version) malformed(fname, "no 'version'");
+  int overflow = 0;
+  const long long ver = PyLong_Check(version) && !PyBool_Check(version)
+                            ? PyLong_AsLongLongAndOverflow(version, &overflow)
+                            : -1;
+  if (overflow != 0 || ver < 0 || ver > kNewestCAIVersion) {
+    malformed(fname, "'version' " + repr_of(version) +
+                         " is not a version of the interface numcu knows (0 to " +
+                         std::to_string(kNewestCAIVersion) + ")");
+  }
 
   PyObject* mask = PyDict_GetItemString(cai.ptr(), "mask");
   if (mask && mask != Py_None) {
@@ -164,16 +200,19 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   if (!typestr) malformed(fname, "no 'typestr'");
   if (!PyUnicode_Check(typestr)) malformed(fname, "'typestr' must be a str");
   const std::string ts = py::reinterpret_borrow<py::str>(typestr).cast<std::string>();
-  if (ts.size() < 3) malformed(fname, "'typestr' " + ts + " is not of the form '<f4'");
-  const char order = ts[0];
-  const int size = std::atoi(ts.c_str() + 2);
-  char kind = ts[1];
+  const char order = ts.empty() ? '?' : ts[0];
+  const int size = typestr_size(ts);
+  if (size < 0 || (order != '<' && order != '>' && order != '|' && order != '=')) {
+    malformed(fname, "'typestr' " + repr_of(typestr) +
+                         " is not of the form '<f4' (byte order, kind, item size)");
+  }
   DType dtype;
-  if (!dtype_from_kind(kind, size, &dtype) || (order == '>' && size > 1) ||
-      (order != '<' && order != '>' && order != '|' && order != '=')) {
+  if (!dtype_from_kind(ts[1], size, &dtype) || (order == '>' && size > 1)) {
     unsupported_dtype(fname, ts);
   }
   v.dtype = dtype;
+  const std::string shape_problem = checked::shape_problem(v);
+  if (!shape_problem.empty()) malformed(fname, shape_problem);
 
   PyObject* data = PyDict_GetItemString(cai.ptr(), "data");
   if (!data) malformed(fname, "no 'data'");
@@ -187,7 +226,11 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
     PyErr_Clear();
     malformed(fname, "the data pointer is not a valid address");
   }
-  v.readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1)) == 1;
+  PyObject* readonly = PyTuple_GET_ITEM(data, 1);
+  if (!PyBool_Check(readonly)) {
+    malformed(fname, "the read-only flag of 'data' must be a bool, not " + repr_of(readonly));
+  }
+  v.readonly = readonly == Py_True;
 
   PyObject* strides = PyDict_GetItemString(cai.ptr(), "strides");
   if (strides && strides != Py_None) {
@@ -198,12 +241,11 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
       v.strides[d] = as_int(PyTuple_GET_ITEM(strides, d), fname, "'strides' entries");
     }
   } else {
-    std::int64_t s = size;
-    for (int d = v.ndim - 1; d >= 0; --d) {
-      v.strides[d] = s;
-      s *= v.shape[d];
-    }
+    checked::c_strides(v);
   }
+  // Kernels load typed elements from this memory: they need it aligned.
+  const std::string problem = checked::view_problem(v, true);
+  if (!problem.empty()) malformed(fname, problem);
   if (v.data == nullptr && v.size() != 0) {
     throw_value_error(std::string(fname) +
                       ": __cuda_array_interface__ has a null data pointer for " +
@@ -211,17 +253,24 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   }
   PyObject* stream = PyDict_GetItemString(cai.ptr(), "stream");
   if (stream && stream != Py_None) {
-    if (!PyLong_Check(stream)) malformed(fname, "'stream' must be None or an integer");
+    if (!PyLong_Check(stream) || PyBool_Check(stream)) {
+      malformed(fname, "'stream' must be None or an integer");
+    }
     const unsigned long long s = PyLong_AsUnsignedLongLong(stream);
     if (PyErr_Occurred()) {
       PyErr_Clear();
-      malformed(fname, "'stream' is not a valid stream handle");
+      malformed(fname, "'stream' " + repr_of(stream) +
+                           " is not a stream handle (handles are 1, 2 or an address)");
     }
     if (s == 0) malformed(fname, "'stream' 0 is disallowed by the interface (use 1 or 2)");
     // 1 is the legacy default stream, which numcu's own work is ordered with already.
-    if (s != 1) {
+    if (s == 2) {
       op.has_producer_stream = true;
-      op.producer_stream = reinterpret_cast<Stream>(static_cast<std::uintptr_t>(s));
+      op.producer_stream = reinterpret_cast<Stream>(std::uintptr_t{2});
+    } else if (s != 1) {
+      op.has_producer_stream = true;
+      op.producer_stream = foreign_stream(static_cast<std::uintptr_t>(s), fname,
+                                          "__cuda_array_interface__ 'stream'");
     }
   }
   if (role == Role::output && v.readonly) {
@@ -321,13 +370,7 @@ bool intake_python_scalar(py::handle obj, const char* fname, Operand& op) {
 }  // namespace
 
 std::string shape_str(const std::int64_t* shape, int ndim) {
-  std::string s = "(";
-  for (int d = 0; d < ndim; ++d) {
-    s += std::to_string(shape[d]);
-    if (d + 1 < ndim || ndim == 1) s += ",";
-    if (d + 1 < ndim) s += " ";
-  }
-  return s + ")";
+  return checked::shape_text(shape, ndim);
 }
 
 std::string device_str(int device) {

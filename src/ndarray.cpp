@@ -11,6 +11,7 @@
 #include "dlpack.hpp"
 #include "elementwise_call.hpp"
 #include "intake.hpp"
+#include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 #include "transfer.hpp"
@@ -70,8 +71,9 @@ NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int dev
   v.ndim = ndim;
   v.device = device;
   std::copy(shape, shape + ndim, v.shape);
+  // Callers check shapes that come from users, naming the function; this is the last guard.
+  const auto bytes = static_cast<std::size_t>(checked::check_shape("numcu", shape, ndim, dtype));
   dense_strides(dtype, ndim, shape, like, v.strides);
-  const std::size_t bytes = static_cast<std::size_t>(v.size()) * itemsize(dtype);
   const Stream home = home_stream(stream);
   a.allocation_ =
       std::make_shared<DeviceAllocation>(bytes, device, home, memory == Memory::managed);

@@ -23,6 +23,15 @@ std::shared_ptr<void> stream_keeper(Stream stream);
 // another library may destroy its stream while numcu memory is still to be freed on it.
 Stream home_stream(Stream stream);
 
+// A stream handle from outside numcu (stream=, a __cuda_array_interface__'s 'stream', a
+// consumer's __dlpack__ stream), not one of the special values 0, 1 and 2, checked before CUDA
+// sees it, because the driver dereferences a handle and a made-up one crashes the process.
+// numcu's own live streams pass at once. Others must look like a user-space address, have
+// readable memory there, and be known to the driver; a handle that passes is remembered, so
+// that later calls with it cost a lookup. ValueError naming `fname` and `what` ("stream")
+// otherwise. What cannot be seen: a stream its library destroyed after numcu checked it.
+Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what);
+
 // What a numcu.ndarray's memory is (its `memory` attribute): numcu's device memory from the
 // stream-ordered pool, numcu's managed (unified) memory, or another library's memory it views.
 enum class Memory { device, managed, foreign };

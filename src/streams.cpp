@@ -2,9 +2,18 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#endif
 
 #include "elementwise_call.hpp"
 #include "ndarray.hpp"
@@ -94,6 +103,101 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
 
 Stream home_stream(Stream stream) {
   return stream == nullptr || stream_keeper(stream) ? stream : nullptr;
+}
+
+namespace {
+
+// Handles of other libraries' streams that passed foreign_stream's checks: each is probed once,
+// and later calls with it pay a lookup. Bounded, so that a program making streams without end
+// does not grow it without end: when full it is emptied, and handles are probed again.
+struct CheckedStreams {
+  std::mutex mutex;
+  std::unordered_set<std::uintptr_t> handles;
+};
+constexpr std::size_t kMaxCheckedStreams = 4096;
+
+CheckedStreams& checked_streams() {
+  static auto* checked = new CheckedStreams();  // never destroyed: used until exit
+  return *checked;
+}
+
+// A stream handle is the address of the driver's stream object: nothing is mapped below Linux's
+// default mmap_min_addr, user space ends below 2^56 on every 64-bit architecture CUDA supports
+// (x86-64 with 5-level paging included), and the object is at least 8-byte aligned.
+constexpr std::uintptr_t kLowestAddress = std::uintptr_t{1} << 16;
+constexpr std::uintptr_t kAddressLimit = std::uintptr_t{1} << 56;
+// How much of the stream object the probe reads.
+constexpr std::size_t kProbeBytes = 256;
+
+// Whether `bytes` bytes at `address` can be read without a fault: the kernel copies them into a
+// pipe, and reports EFAULT instead of faulting where it cannot.
+bool readable(std::uintptr_t address, std::size_t bytes) {
+#if defined(__linux__)
+  static std::mutex mutex;
+  static int fds[2] = {-1, -1};
+  static pid_t owner = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (owner != getpid()) {  // a forked child gets a pipe of its own
+    if (fds[0] >= 0) {
+      close(fds[0]);
+      close(fds[1]);
+    }
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+      fds[0] = fds[1] = -1;
+      return true;  // no probe possible: the driver query still runs
+    }
+    owner = getpid();
+  }
+  ssize_t written;
+  do {
+    written = write(fds[1], reinterpret_cast<const void*>(address), bytes);
+  } while (written < 0 && errno == EINTR);
+  const bool fault = written < 0 ? errno == EFAULT : written != static_cast<ssize_t>(bytes);
+  char sink[kProbeBytes];
+  while (read(fds[0], sink, sizeof sink) > 0) {
+  }
+  return !fault;
+#else
+  (void)address;
+  (void)bytes;
+  return true;
+#endif
+}
+
+[[noreturn]] void not_a_stream(const char* fname, const char* what, std::uintptr_t handle,
+                               const std::string& why) {
+  throw_value_error(std::string(fname) + ": " + what + " " + std::to_string(handle) +
+                    " is not a CUDA stream (" + why + ")");
+}
+
+}  // namespace
+
+Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what) {
+  const Stream stream = reinterpret_cast<Stream>(handle);
+  auto& owned = owned_streams();
+  auto it = owned.find(stream);
+  if (it != owned.end() && !it->second.expired()) return stream;
+  CheckedStreams& checked = checked_streams();
+  {
+    std::lock_guard<std::mutex> lock(checked.mutex);
+    if (checked.handles.count(handle) != 0) return stream;
+  }
+  if (handle < kLowestAddress || handle >= kAddressLimit || handle % 8 != 0) {
+    not_a_stream(fname, what, handle,
+                 "not a valid address; a stream is 1 (the legacy default stream), 2 (the "
+                 "per-thread default stream) or a cudaStream_t handle");
+  }
+  if (!readable(handle, kProbeBytes)) {
+    not_a_stream(fname, what, handle, "no memory is readable at that address");
+  }
+  const std::string error = cuda::stream_query_error(stream);
+  if (!error.empty()) {
+    not_a_stream(fname, what, handle, "the CUDA driver does not know it: " + error);
+  }
+  std::lock_guard<std::mutex> lock(checked.mutex);
+  if (checked.handles.size() >= kMaxCheckedStreams) checked.handles.clear();
+  checked.handles.insert(handle);
+  return stream;
 }
 
 void bind_streams(py::module_& c) {

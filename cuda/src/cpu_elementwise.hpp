@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "numcu/elementwise.hpp"
+#include "numcu/launch_check.hpp"
 #include "numcu/types.hpp"
 
 namespace numcu::cpu {
@@ -72,6 +73,8 @@ void strided_loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
 
 template <class Op, class Out, class... In>
 void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) {
+  constexpr int kItemSizes[] = {static_cast<int>(sizeof(Out)), static_cast<int>(sizeof(In))...};
+  check_launch(p, kItemSizes, nullptr);
   if (p.size == 0) return;
   if (p.contiguous) {
     contiguous_dispatch<Op, Out, In...>(op, p, std::make_index_sequence<(1u << sizeof...(In))>{});

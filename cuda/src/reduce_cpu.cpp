@@ -4,6 +4,7 @@
 #include <string>
 
 #include "numcu/errors.hpp"
+#include "numcu/launch_check.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
 
@@ -137,6 +138,7 @@ void run_scan(const S& s, const ReducePlan& p) {
 }  // namespace
 
 void reduce_cpu(ReduceOp op, DType dtype, const ReducePlan& plan, const ReduceParams& params) {
+  check_launch(plan, itemsize(dtype), itemsize(reduce_out_dtype(op, dtype)), false, false);
   if (plan.n_out == 0) return;
   switch (op) {
 #define NUMCU_CASE(e, R) \
@@ -148,6 +150,7 @@ void reduce_cpu(ReduceOp op, DType dtype, const ReducePlan& plan, const ReducePa
 }
 
 void scan_cpu(ScanOp op, DType dtype, const ReducePlan& plan) {
+  check_launch(plan, itemsize(dtype), itemsize(scan_out_dtype(op, dtype)), true, false);
   if (plan.n_out == 0 || plan.n_red == 0) return;
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

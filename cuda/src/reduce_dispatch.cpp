@@ -1,3 +1,4 @@
+#include "numcu/launch_check.hpp"
 #include "numcu/reduce.hpp"
 #include "reduce_cuda_ops.hpp"
 
@@ -5,6 +6,7 @@ namespace numcu {
 
 void reduce_cuda(ReduceOp op, DType dtype, const ReducePlan& plan, const ReduceParams& params,
                  Stream stream) {
+  check_launch(plan, itemsize(dtype), itemsize(reduce_out_dtype(op, dtype)), false, true);
   switch (op) {
 #define NUMCU_CASE(e, R) \
   case ReduceOp::e:      \

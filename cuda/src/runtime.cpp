@@ -230,6 +230,15 @@ void stream_wait(Stream consumer, Stream producer) {
                  "cudaStreamWaitEvent");
 }
 
+std::string stream_query_error(Stream stream) {
+  if (!is_available()) return std::string();
+  unsigned long long id = 0;
+  const cudaError_t err = cudaStreamGetId(static_cast<cudaStream_t>(stream), &id);
+  if (err == cudaSuccess) return std::string();
+  cudaGetLastError();
+  return cudaGetErrorName(err);
+}
+
 namespace {
 thread_local Stream g_current_stream = nullptr;
 }  // namespace

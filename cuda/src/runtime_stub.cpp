@@ -45,6 +45,7 @@ void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
 void synchronize(Stream) { unavailable(); }
 void synchronize_device(int) { unavailable(); }
 void stream_wait(Stream, Stream) { unavailable(); }
+std::string stream_query_error(Stream) { return std::string(); }
 int pointer_device(const void*) { unavailable(); }
 Stream current_stream() { return nullptr; }
 void set_current_stream(Stream) {}

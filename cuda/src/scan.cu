@@ -1,6 +1,7 @@
 // cumsum and cumprod: CUB's device scan for one contiguous line; otherwise a thread per line,
 // which reads coalesced when the lines are the columns of a C-ordered array (scans along a
 // leading axis).
+#include "numcu/launch_check.hpp"
 #include "reduce_cuda.cuh"
 
 namespace numcu {
@@ -79,6 +80,7 @@ void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
 }  // namespace kernels
 
 void scan_cuda(ScanOp op, DType dtype, const ReducePlan& plan, Stream stream) {
+  check_launch(plan, itemsize(dtype), itemsize(scan_out_dtype(op, dtype)), true, true);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "numcu/cuda_check.hpp"
+#include "numcu/launch_check.hpp"
 #include "numcu/sequence.hpp"
 
 namespace numcu {
@@ -21,6 +22,7 @@ __global__ void sequence_kernel(T* out, sequence::Sequence<T> s) {
 }  // namespace
 
 void sequence_cuda(DType dtype, const SequenceParams& p, void* out, Stream stream) {
+  check_launch(p, out, itemsize(dtype));
   if (p.n <= 0) return;
   constexpr int kBlock = 256;
   const std::int64_t blocks = std::min<std::int64_t>((p.n + kBlock - 1) / kBlock, 1 << 16);

@@ -1,9 +1,11 @@
 // numcu.arange and numcu.linspace on the CPU: the sequence, element by element.
+#include "numcu/launch_check.hpp"
 #include "numcu/sequence.hpp"
 
 namespace numcu {
 
 void sequence_cpu(DType dtype, const SequenceParams& p, void* out) {
+  check_launch(p, out, itemsize(dtype));
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto s = sequence::Sequence<T>::from(p);

@@ -13,6 +13,7 @@
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/elementwise.hpp"
+#include "numcu/launch_check.hpp"
 #include "numcu/types.hpp"
 
 namespace numcu::kernels {
@@ -301,6 +302,9 @@ void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof.
                                  cudaStream_t stream) {
   constexpr int N = 1 + sizeof...(In);
   constexpr bool full = Kinds == Variants::full;
+  constexpr int kItemSizes[N] = {static_cast<int>(sizeof(Out)), static_cast<int>(sizeof(In))...};
+  constexpr int kAlignments[N] = {static_cast<int>(alignof(Out)), static_cast<int>(alignof(In))...};
+  check_launch(p, kItemSizes, kAlignments);
   if (p.size == 0) return;
   constexpr int V = vector_width<Out, In...>();
   if (p.contiguous) {

@@ -59,6 +59,11 @@ void release_cached_memory(int device);
 
 // Makes `consumer` wait for the work queued on `producer` so far, without blocking the host.
 void stream_wait(Stream consumer, Stream producer);
+// What the driver says of a stream handle numcu did not create (cudaStreamGetId): an empty
+// string for a stream, else the error's name. The driver reads the memory `stream` points at,
+// so the caller must have made sure it is readable. Empty, without asking, when no GPU is
+// available (nothing then queues work on the handle).
+std::string stream_query_error(Stream stream);
 // The device a pointer belongs to.
 int pointer_device(const void* ptr);
 
