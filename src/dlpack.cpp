@@ -202,6 +202,7 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
   if (role == Role::output && v.readonly) {
     throw_value_error(std::string(fname) + ": out is read-only");
   }
+  if (!on_gpu) align_host_elements(op, fname, role);
   return true;
 }
 

@@ -1,7 +1,6 @@
 #include "execution.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <new>
 #include <string>
 
@@ -36,44 +35,8 @@ void run_cast(const Exec& ex, const ArrayView& dst, const ArrayView& src, const 
   }
 }
 
-namespace {
-
-// A strided host view's elements copied, as bytes, to dense C-ordered memory at `dst`: no typed
-// load touches an element that may be misaligned.
-void gather_bytes(const ArrayView& v, char* dst) {
-  const int size = itemsize(v.dtype);
-  std::int64_t index[kMaxDims] = {};
-  const char* src = v.data;
-  const std::int64_t n = v.size();
-  for (std::int64_t k = 0; k < n; ++k) {
-    std::memcpy(dst + k * size, src, static_cast<std::size_t>(size));
-    for (int d = v.ndim - 1; d >= 0; --d) {
-      src += v.strides[d];
-      if (++index[d] < v.shape[d]) break;
-      src -= v.strides[d] * v.shape[d];
-      index[d] = 0;
-    }
-  }
-}
-
-}  // namespace
-
 // Copies a host array's bytes to the device, strides kept.
 ArrayView upload(Scratch& scratch, const Exec& ex, const ArrayView& host) {
-  // Strides that are not multiples of the item size (fields of packed NumPy records) would leave
-  // the device copy's elements misaligned, and a kernel loading one faults and takes the CUDA
-  // context with it: such arrays are made dense on the host first.
-  const int size = itemsize(host.dtype);
-  for (int d = 0; d < host.ndim; ++d) {
-    if (host.shape[d] > 1 && host.strides[d] % size != 0) {
-      ArrayView dense = host;
-      dense.readonly = false;
-      dense_strides(host.dtype, host.ndim, host.shape, nullptr, dense.strides);
-      dense.data = scratch.allocate_host(static_cast<std::size_t>(host.size()) * size);
-      gather_bytes(host, dense.data);
-      return upload(scratch, ex, dense);
-    }
-  }
   ArrayView v = host;
   const ByteSpan span = byte_span(host);
   char* dev = scratch.allocate(ex, static_cast<std::size_t>(span.hi - span.lo));

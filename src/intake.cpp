@@ -1,5 +1,7 @@
 #include "intake.hpp"
 
+#include <pybind11/numpy.h>
+
 #include <climits>
 #include <cstring>
 #include <string>
@@ -114,8 +116,6 @@ bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
     v.shape[d] = buf->shape[d];
     v.strides[d] = buf->strides ? buf->strides[d] : 0;
   }
-  // Host memory is read element by element, so unaligned strides are fine here; the upload to
-  // a GPU aligns them.
   std::string problem = checked::shape_problem(v);
   if (problem.empty()) {
     if (!buf->strides) checked::c_strides(v);
@@ -131,7 +131,26 @@ bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
   op.kind = Operand::Kind::host;
   op.buffer = std::move(buf);
   op.keepalive = py::reinterpret_borrow<py::object>(obj);
+  align_host_elements(op, fname, role);
   return true;
+}
+
+// A strided view's elements copied, as bytes, to dense C-ordered memory at `dst`: no typed load
+// touches an element that may be misaligned.
+void gather_bytes(const ArrayView& v, char* dst) {
+  const int size = itemsize(v.dtype);
+  std::int64_t index[kMaxDims] = {};
+  const char* src = v.data;
+  const std::int64_t n = v.size();
+  for (std::int64_t k = 0; k < n; ++k) {
+    std::memcpy(dst + k * size, src, static_cast<std::size_t>(size));
+    for (int d = v.ndim - 1; d >= 0; --d) {
+      src += v.strides[d];
+      if (++index[d] < v.shape[d]) break;
+      src -= v.strides[d] * v.shape[d];
+      index[d] = 0;
+    }
+  }
 }
 
 [[noreturn]] void malformed(const char* fname, const std::string& what) {
@@ -375,6 +394,22 @@ std::string shape_str(const std::int64_t* shape, int ndim) {
 
 std::string device_str(int device) {
   return device == kHost ? "cpu" : "cuda:" + std::to_string(device);
+}
+
+void align_host_elements(Operand& op, const char* fname, Role role) {
+  ArrayView& v = op.view;
+  if (checked::elements_aligned(v)) return;
+  const int size = itemsize(v.dtype);
+  if (role == Role::output) {
+    throw_value_error(std::string(fname) + ": out's elements are not aligned to their item size (" +
+                      std::to_string(size) + " bytes), which numcu's loops need");
+  }
+  ArrayView dense = v;
+  dense_strides(v.dtype, v.ndim, v.shape, nullptr, dense.strides);
+  op.aligned_copy = numpy_empty(v.dtype, v.ndim, v.shape, dense.strides);
+  dense.data = static_cast<char*>(py::array(op.aligned_copy).mutable_data());
+  gather_bytes(v, dense.data);
+  v = dense;
 }
 
 Operand scalar_operand(py::handle obj, const char* fname) {

@@ -34,6 +34,9 @@ struct Operand {
   Stream producer_stream = nullptr;
   bool has_producer_stream = false;
   py::object keepalive;
+  // Host data whose elements were not aligned to their item size: an aligned copy, which `view`
+  // describes (keepalive still holds the original).
+  py::object aligned_copy;
   std::unique_ptr<Py_buffer, BufferRelease> buffer;
   // numcu.ndarray operands: their allocation, whose last stream orders work across streams.
   std::shared_ptr<class DeviceAllocation> allocation;
@@ -52,6 +55,7 @@ struct Operand {
     producer_stream = other.producer_stream;
     has_producer_stream = other.has_producer_stream;
     keepalive = std::move(other.keepalive);
+    aligned_copy = std::move(other.aligned_copy);
     buffer = std::move(other.buffer);
     allocation = std::move(other.allocation);
     return *this;
@@ -65,6 +69,12 @@ enum class Role { input, output };
 // numpy.asarray takes. `fname` names the calling
 // function in error messages ("numcu.add"). An output must be an array and writable.
 Operand intake(py::handle obj, const char* fname, Role role = Role::input);
+
+// Host data (a buffer, a CPU DLPack tensor) whose elements are not aligned to their item size,
+// which numcu's loops need (fields of packed NumPy records; complex128 at 8 bytes past a 16-byte
+// boundary, which NumPy allows): an input is copied, byte by byte, into an aligned array that
+// op.view then describes; an output is refused (ValueError).
+void align_host_elements(Operand& op, const char* fname, Role role);
 
 // A host scalar argument (a Python or NumPy number, or a 0-d host array), such as a fill value;
 // ValueError for anything else.

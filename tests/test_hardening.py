@@ -1189,7 +1189,7 @@ def test_malformed_device_dlpack_tensors(case):
 
 
 # --------------------------------------------------------------------------------------------
-# Host arrays with unaligned elements on the GPU
+# Host arrays whose elements are not aligned to their item size
 # --------------------------------------------------------------------------------------------
 
 
@@ -1203,32 +1203,90 @@ def packed_field(rng, dtype, shape):
     return field
 
 
-UNALIGNED_ON_A_GPU = """
-rng = np.random.default_rng(5)
-for dtype in ["int16", "float32", "float64", "complex64", "complex128"]:
-    a = packed_field(rng, dtype, (37, 3))
-    b = random_array(rng, (37, 3), dtype)
-    assert_matches(numcu.add(a, b, device="cuda"), a + b)
-    assert_matches(numcu.multiply(a.T, 2, device="cuda"), a.T * 2)
-    assert_matches(numcu.asarray(a).get(), a)
-    assert_matches(numcu.sum(a, axis=0, device="cuda"), a.sum(axis=0))
-"""
+def complex128_at_8_bytes(rng, n):
+    """complex128 elements 8 bytes past 16-byte boundaries: aligned as far as NumPy is concerned
+    (its complex128 alignment is 8), not for numcu's complex128 (16)."""
+    buffer = np.zeros(2 * n + 2, np.float64)
+    offset = 1 if buffer.ctypes.data % 16 == 0 else 0
+    a = buffer[offset : offset + 2 * n].view(np.complex128)
+    a[...] = random_array(rng, (n,), np.complex128)
+    assert a.ctypes.data % 16 == 8 and a.flags.aligned
+    return a
 
 
-@pytest.mark.gpu
-def test_unaligned_host_arrays_on_a_gpu():
-    """Fields of packed records are gathered on the host before they go to the GPU (their
-    elements would be misaligned there, which faults a kernel)."""
-    assert fresh_outcomes({"unaligned": f"exec({UNALIGNED_ON_A_GPU!r}, globals())"}) == {
-        "unaligned": ["no error", False, ""]
-    }
+class DLPackOf:
+    """`array` seen only through DLPack (NumPy's own __dlpack__)."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
 
 
-def test_unaligned_host_arrays_on_the_cpu(rng):
-    a = packed_field(rng, np.float64, (37, 3))
-    b = random_array(rng, (37, 3), np.float64)
+def unaligned_inputs(device):
+    """Every loop kind on unaligned host inputs, checked against NumPy (raises on a mismatch)."""
+    rng = np.random.default_rng(5)
+    inputs = [packed_field(rng, dtype, (37, 3)) for dtype in ALIGNMENT_DTYPES]
+    inputs.append(complex128_at_8_bytes(rng, 101))
+    for a in inputs:
+        b = random_array(rng, a.shape, a.dtype)
+        assert_matches(numcu.add(a, b, device=device), a + b)
+        assert_matches(numcu.multiply(a.T, 2, device=device), a.T * 2)
+        if a.dtype.kind != "c":
+            assert_matches(numcu.max(a, axis=0, device=device), a.max(axis=0))
+        if device == "cpu":
+            assert_matches(numcu.astype(a, np.complex128), a.astype(np.complex128))
+        else:
+            assert_matches(numcu.asarray(a).get(), a)
+    # NumPy exports only strides that are multiples of the item size through DLPack.
+    a = inputs[-1]
+    b = random_array(rng, a.shape, a.dtype)
+    assert_matches(numcu.subtract(DLPackOf(a), b, device=device), a - b)
 
-    assert_matches(numcu.add(a, b, device="cpu"), a + b)
+
+ALIGNMENT_DTYPES = ["int16", "float32", "float64", "complex64", "complex128"]
+
+
+def test_unaligned_host_inputs():
+    """Their elements are copied, bytewise, into an aligned array first: typed loads of
+    misaligned complex128 crash the CPU loops (an aligned 16-byte load), and misaligned device
+    copies fault GPU kernels."""
+    expressions = {"cpu": "unaligned_inputs('cpu')"}
+    if gpu_available():
+        expressions["cuda"] = "unaligned_inputs('cuda')"
+
+    outcomes = fresh_outcomes(expressions)
+
+    assert outcomes == {where: ["no error", False, ""] for where in expressions}
+
+
+UNALIGNED_OUT = {
+    "packed_field": (
+        "numcu.add(1.0, 2.0, out=packed_field(np.random.default_rng(1), 'f8', (3,)))",
+        ValueError,
+        "numcu.add: out's elements are not aligned to their item size (8 bytes)",
+    ),
+    "complex128_at_8_bytes": (
+        "numcu.negative(np.ones(5, 'c16'), out=complex128_at_8_bytes(np.random.default_rng(2), 5))",
+        ValueError,
+        "numcu.negative: out's elements are not aligned to their item size (16 bytes)",
+    ),
+    "reduction": (
+        "numcu.sum(np.ones((5, 2), 'c16'), axis=1,"
+        " out=complex128_at_8_bytes(np.random.default_rng(3), 5))",
+        ValueError,
+        "numcu.sum: out's elements are not aligned to their item size (16 bytes)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", UNALIGNED_OUT)
+def test_unaligned_host_out(case):
+    check("unaligned_out", case)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1307,6 +1365,7 @@ TABLES = {
     "cai": CAI,
     "made_up_streams_on_a_gpu": MADE_UP_STREAMS_ON_A_GPU,
     "dlpack": DLPACK,
+    "unaligned_out": UNALIGNED_OUT,
     "dlpack_on_a_gpu": DLPACK_ON_A_GPU,
     "issue": ISSUE,
 }
