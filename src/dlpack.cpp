@@ -75,10 +75,6 @@ py::object owner_of(Managed* m) {
   });
 }
 
-}  // namespace
-
-namespace {
-
 // A non-negative int that fits in an int (a device type or id, a version number), or -1.
 int small_index(py::handle item) {
   if (!PyLong_Check(item.ptr()) || PyBool_Check(item.ptr())) return -1;
