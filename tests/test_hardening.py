@@ -15,13 +15,15 @@ Specification:
   be the one ``__dlpack_device__`` gave), dtype (lanes 1), shape, strides and byte offset.
 - A stream handle (``stream=``, a CAI 'stream', a consumer's ``__dlpack__`` stream) is checked
   before CUDA sees it: a made-up integer is ValueError, never a crash.
-- Host arrays whose strides are not multiples of their item size (fields of packed records)
-  work on the GPU too: their elements are aligned before a kernel loads them.
+- Host arrays whose elements are not aligned to their item size (fields of packed records;
+  complex128 8 bytes past a 16-byte boundary, which NumPy calls aligned) are copied into
+  aligned memory as inputs and refused as outputs: typed loads of them crash the CPU loops and
+  fault GPU kernels.
 
-The checks happen before any CUDA call, so most of this runs without a GPU. Where a GPU is
-present and a missed check would launch a kernel on a bad address (losing the CUDA context for
-the rest of the run) or crash, the cases run in a fresh interpreter, which must survive them and
-then compute correctly on the GPU.
+The checks happen before any CUDA call, so most of this runs without a GPU. Cases whose failure
+could crash the interpreter or, with a GPU, launch a kernel on a bad address (which loses the
+CUDA context for the rest of the run) run in a fresh interpreter, which must survive them and
+then still compute correctly on the GPU.
 """
 
 from __future__ import annotations
@@ -405,7 +407,7 @@ def not_a_stream(handle, why="not a valid address"):
     return f"numcu.add: __cuda_array_interface__ 'stream' {handle} is not a CUDA stream ({why}"
 
 
-# name: (expression, exception type, message fragment); FAKE_POINTER is no memory at all, so
+# name: (expression, exception type, message fragment); nothing was allocated at FAKE_POINTER, so
 # every case must fail before anything dereferences it.
 CAI = {
     "version_99": (
@@ -627,11 +629,6 @@ CAI = {
         "numcu.add(bad_cai(stream=0xFFFF800000000000), 1.0)",
         ValueError,
         not_a_stream(0xFFFF800000000000),
-    ),
-    "stream_unmapped": (
-        "numcu.add(bad_cai(stream=FAKE_POINTER), 1.0)",
-        ValueError,
-        not_a_stream(FAKE_POINTER, "no memory is readable at that address"),
     ),
     "readonly_out": (
         "numcu.add(1.0, 2.0, out=bad_cai(data=(FAKE_POINTER, True)))",
