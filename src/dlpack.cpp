@@ -163,8 +163,9 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
   v.dtype = dtype;
   v.ndim = t->ndim;
   std::copy(t->shape, t->shape + v.ndim, v.shape);
-  std::string problem = checked::shape_problem(v);
-  if (!problem.empty()) malformed(problem);
+  if (checked::shape_status(v.shape, v.ndim, itemsize(dtype)) != checked::ShapeStatus::ok) {
+    malformed(checked::shape_problem(v));
+  }
   const int size = itemsize(dtype);
   if (t->strides == nullptr) {
     checked::c_strides(v);
@@ -182,8 +183,7 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
   }
   v.data = reinterpret_cast<char*>(base + t->byte_offset);
   // Kernels load typed elements from device memory: it must be aligned.
-  problem = checked::view_problem(v, on_gpu);
-  if (!problem.empty()) malformed(problem);
+  if (!checked::view_fits(v, on_gpu)) malformed(checked::view_problem(v, on_gpu));
   if (t->data == nullptr && v.size() != 0) {
     throw_value_error(std::string(fname) + ": DLPack tensor has a null data pointer for " +
                       std::to_string(v.size()) + " elements");

@@ -116,14 +116,13 @@ bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
     v.shape[d] = buf->shape[d];
     v.strides[d] = buf->strides ? buf->strides[d] : 0;
   }
-  std::string problem = checked::shape_problem(v);
-  if (problem.empty()) {
-    if (!buf->strides) checked::c_strides(v);
-    problem = checked::view_problem(v, false);
+  if (!buf->strides &&
+      checked::shape_status(v.shape, v.ndim, buf->itemsize) == checked::ShapeStatus::ok) {
+    checked::c_strides(v);
   }
-  if (!problem.empty()) {
+  if (!checked::view_fits(v, false)) {
     throw_value_error(std::string(fname) + ": the buffer of a " + Py_TYPE(obj.ptr())->tp_name +
-                      " is not a valid array: " + problem);
+                      " is not a valid array: " + checked::view_problem(v, false));
   }
   if (role == Role::output && v.readonly) {
     throw_value_error(std::string(fname) + ": out is read-only");
@@ -230,8 +229,9 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
     unsupported_dtype(fname, ts);
   }
   v.dtype = dtype;
-  const std::string shape_problem = checked::shape_problem(v);
-  if (!shape_problem.empty()) malformed(fname, shape_problem);
+  if (checked::shape_status(v.shape, v.ndim, size) != checked::ShapeStatus::ok) {
+    malformed(fname, checked::shape_problem(v));
+  }
 
   PyObject* data = PyDict_GetItemString(cai.ptr(), "data");
   if (!data) malformed(fname, "no 'data'");
@@ -263,8 +263,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
     checked::c_strides(v);
   }
   // Kernels load typed elements from this memory: they need it aligned.
-  const std::string problem = checked::view_problem(v, true);
-  if (!problem.empty()) malformed(fname, problem);
+  if (!checked::view_fits(v, true)) malformed(fname, checked::view_problem(v, true));
   if (v.data == nullptr && v.size() != 0) {
     throw_value_error(std::string(fname) +
                       ": __cuda_array_interface__ has a null data pointer for " +

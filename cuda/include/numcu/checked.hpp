@@ -147,6 +147,16 @@ inline bool elements_aligned(const ArrayView& v) {
   return true;
 }
 
+// Whether a view of memory numcu did not allocate is sound: its shape passes shape_status, its
+// byte extent fits in int64 without wrapping the address space, and, with `aligned`, its
+// elements are aligned (elements_aligned). The fast test of intake; view_problem says why not.
+inline bool view_fits(const ArrayView& v, bool aligned) {
+  ByteSpan span;
+  return shape_status(v.shape, v.ndim, itemsize(v.dtype)) == ShapeStatus::ok &&
+         span_of(v.shape, v.strides, v.ndim, itemsize(v.dtype), span) &&
+         (span.hi == span.lo || addresses_fit(v.data, span)) && (!aligned || elements_aligned(v));
+}
+
 // What is wrong with a view of memory numcu did not allocate (a foreign interface, a buffer),
 // or an empty string: a negative extent, a size beyond kMaxBytes, a byte extent that overflows
 // or wraps the address space, and, with `aligned` (memory a kernel loads typed elements from),
