@@ -140,6 +140,8 @@ void assign_view(const ArrayView& dst, const DeviceAllocation* allocation, py::h
   }
   if (x.has_producer_stream) cuda::stream_wait(ex.stream, x.producer_stream);
   if (x.allocation) cuda::stream_wait(ex.stream, x.allocation->stream());
+  // x[1:] = x[:-1] assigns the values as they were before the assignment, as in NumPy.
+  src = unaliased(scratch, ex, dst, src, true, fname);
   run_cast(ex, dst, src, fname);
 }
 

@@ -378,6 +378,7 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   bool download = false;  // host result computed on the GPU
   ArrayView final_view;   // where the result finally goes, when res is scratch
   bool finish_cast = false;
+  bool writes_out = false;  // the kernel writes the caller's `out` itself
   if (has_out) {
     result = py::reinterpret_borrow<py::object>(out_obj);
     final_view = out.view;
@@ -385,6 +386,7 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
     const bool same_side = !ex.gpu || out.kind == Operand::Kind::device;
     if (same_side && out.view.dtype == out_dtype) {
       res = out.view;
+      writes_out = true;
     } else {
       res = dense_view(scratch, ex, out_dtype, shape.ndim, shape.dims, &out.view);
       download = ex.gpu && out.kind == Operand::Kind::host;
@@ -410,6 +412,14 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
       download = true;
     } else {
       res = host;
+    }
+  }
+
+  // An input that shares memory with the output it is written into, other than element for
+  // element, is read whole first (scratch results and new arrays share memory with nothing).
+  if (writes_out) {
+    for (int i = 1; i <= nin; ++i) {
+      if (!is_scalar[i]) views[i] = unaliased(scratch, ex, res, views[i], true, fname);
     }
   }
 
