@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "execution.hpp"
 #include "intake.hpp"
@@ -54,6 +55,23 @@ Typed promote(Typed a, Typed b) {
   return {r, false};
 }
 
+// NEP 50 over several operands: the arrays (strong) promote among themselves, and the Python
+// scalars (weak) then meet their result, so (bool array, 5, int8 array) gives int8 in any
+// order, where promoting pairwise from the left would let 5 meet bool alone and make int64.
+Typed promote_all(const Typed* t, int n) {
+  Typed strong{}, weak{};
+  bool has_strong = false, has_weak = false;
+  for (int i = 0; i < n; ++i) {
+    Typed& acc = t[i].weak ? weak : strong;
+    bool& has = t[i].weak ? has_weak : has_strong;
+    acc = has ? promote(acc, t[i]) : t[i];
+    has = true;
+  }
+  if (!has_weak) return strong;
+  if (!has_strong) return weak;
+  return promote(strong, weak);
+}
+
 }  // namespace
 
 void check_weak_int(const Operand& x, DType loop, const char* fname) {
@@ -85,9 +103,9 @@ void check_weak_int(const Operand& x, DType loop, const char* fname) {
 }
 
 DType result_dtype(const Operand* const* operands, int count) {
-  Typed t{operands[0]->view.dtype, operands[0]->weak};
-  for (int i = 1; i < count; ++i) t = promote(t, Typed{operands[i]->view.dtype, operands[i]->weak});
-  return t.dtype;
+  std::vector<Typed> t(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) t[i] = Typed{operands[i]->view.dtype, operands[i]->weak};
+  return promote_all(t.data(), count).dtype;
 }
 
 namespace {
@@ -269,12 +287,20 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   if (has_out) out = intake(out_obj, fname, Role::output);
 
   // dtypes: promote the inputs (a condition stays apart), then the ufunc's loop for them.
+  // Float functions map each input to its own loop first (NumPy's loop search); a Python
+  // scalar among them stands for the dtype NEP 50 gives it against the others, so 2.5 with an
+  // int8 array or 3 with a bool array runs on float64, as in NumPy, and 3 with int8 on float16.
   const int first = info.condition_first ? 1 : 0;
-  auto typed = [&](const Operand& x) {
-    return Typed{info.loop_per_input ? ufunc_loop_dtype(op, x.view.dtype) : x.view.dtype, x.weak};
-  };
-  Typed promoted = typed(in[first]);
-  for (int i = first + 1; i < nin; ++i) promoted = promote(promoted, typed(in[i]));
+  Typed given[3], typed[3];
+  for (int i = first; i < nin; ++i) given[i] = Typed{in[i].view.dtype, in[i].weak};
+  const Typed nep50 = promote_all(given + first, nin - first);
+  for (int i = first; i < nin; ++i) {
+    typed[i] =
+        !info.loop_per_input
+            ? given[i]
+            : Typed{ufunc_loop_dtype(op, in[i].weak ? nep50.dtype : in[i].view.dtype), nep50.weak};
+  }
+  const Typed promoted = promote_all(typed + first, nin - first);
   const DType loop = ufunc_loop_dtype(op, promoted.dtype);
   if (!ufunc_supports(op, loop)) {
     if (op == Ufunc::subtract && loop == DType::bool_) {
@@ -478,8 +504,8 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   finish_streams(
       ex, all, nin + 1,
       py::isinstance<NdArray>(result) ? result.cast<const NdArray&>().allocation().get() : nullptr);
-  // Like NumPy, a 0-d host result comes back as a NumPy scalar.
-  if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
+  // Like NumPy, a 0-d host result comes back as a NumPy scalar (where's as a 0-d array).
+  if (!has_out && shape.ndim == 0 && op != Ufunc::where && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];
   }
   return result;

@@ -36,6 +36,7 @@ import test_ufuncs as uf  # noqa: E402
 from conftest import (  # noqa: E402
     BACKENDS,
     DTYPES,
+    TOLERANCES,
     CAIArray,
     assert_matches,
     poisoned,
@@ -108,7 +109,8 @@ class Layout:
         self.steps, self.offsets, self.zero, self.lead = steps, offsets, zero, lead
 
     @classmethod
-    def draw(cls, rng, shape, kind):
+    def draw(cls, rng, shape, kind, writable=False):
+        """A layout of `kind` (LAYOUT_KINDS), its details from `rng`; no stride 0 if `writable`."""
         n = len(shape)
         perm, steps, offsets, zero, lead = list(range(n)), [1] * n, [0] * n, [False] * n, None
         mixed = kind == "mixed"
@@ -127,7 +129,7 @@ class Layout:
             steps = [-s if f else s for s, f in zip(steps, flip)]
         if kind == "offset" or (mixed and rng.random() < 0.5):
             lead = int(rng.integers(0, 3))
-        if kind == "broadcast" or (mixed and rng.random() < 0.3):
+        if not writable and (kind == "broadcast" or (mixed and rng.random() < 0.3)):
             zero = [bool(z) for z in rng.random(n) < 0.5]
         return cls(shape, perm, steps, offsets, zero, lead)
 
@@ -224,7 +226,8 @@ class Out:
     """A poisoned `out` of any writable layout, on the host and (numcu backend) the device."""
 
     def __init__(self, data, rng, shape, dtype, expected=None):
-        self.layout = Layout.draw(rng, shape, data.draw(st.sampled_from(OUT_LAYOUT_KINDS)))
+        kind = data.draw(st.sampled_from(OUT_LAYOUT_KINDS))
+        self.layout = Layout.draw(rng, shape, kind, writable=True)
         self.parent = poisoned(parent_shape(rng, [self.layout]), dtype)
         if dtype.kind == "b" and expected is not None:
             self.layout.numpy_view(self.parent)[...] = np.logical_not(expected)
@@ -274,12 +277,52 @@ def numpy_or_error(fn, *args, **kwargs):
 
 
 def assert_same_error(error, call):
-    with pytest.raises(type(error), match=r"numcu\."):
+    """`call` raises what NumPy raised (its builtin type: NumPy's own are subclasses), with a
+    message that names the numcu function."""
+    kind = next(t for t in (OverflowError, TypeError, ValueError) if isinstance(error, t))
+    with pytest.raises(kind, match=r"numcu\."):
         call()
 
 
 def same_kind_targets(dtype):
     return [d for d in DTYPES if np.can_cast(dtype, d, "same_kind")]
+
+
+# NumPy 2 lets a Python int outside an integer array's range through comparisons and logical
+# functions (the exact answer), where (wrapped to the dtype) and clip (a bound beyond the range
+# is ignored); numcu refuses it with OverflowError naming the function, as NumPy itself does
+# for arithmetic.
+LENIENT_WITH_PYTHON_INTS = {
+    *("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"),
+    *("logical_and", "logical_or", "logical_xor", "where", "clip"),
+}
+
+
+def call_or_refused(name, operands, call):
+    """`call()`, or None where numcu refuses what NumPy lets through (LENIENT_WITH_PYTHON_INTS)."""
+    python_int = any(type(x.value) is int for x in operands)
+    try:
+        return call()
+    except OverflowError as exc:
+        if name in LENIENT_WITH_PYTHON_INTS and python_int and "out of bounds" in str(exc):
+            assert str(exc).startswith(f"numcu.{name}: Python integer ")
+            return None
+        raise
+
+
+def eps(dtype):
+    return float(np.finfo(dtype).eps) if dtype.kind in "fc" else 0.0
+
+
+def out_tolerance(name, computed, stored):
+    """(rtol, atol) for a result computed in dtype `computed` and stored in `out` of `stored`:
+    those of the less precise of the two (NumPy's and numcu's values round differently there)."""
+    coarse = max(computed, stored, key=eps)
+    if coarse.kind not in "fc":
+        return 0, 0
+    if name in uf.TRANSCENDENTAL:
+        return uf.LOOSE[coarse]
+    return TOLERANCES[coarse]
 
 
 # --------------------------------------------------------------------------------------------
@@ -303,7 +346,8 @@ def ufunc_values(rng, name, dtype, position, loop_is_complex):
     def make(shape):
         a = uf.ufunc_data(rng, name, shape, dtype, position)
         if name == "power" and position == 1 and dtype.kind in "fc" and not loop_is_complex:
-            a = (np.abs(a) % 5).astype(dtype)  # as test_ufuncs's mixed-dtype power
+            with quiet():
+                a = (np.abs(a) % 5).astype(dtype)  # as test_ufuncs's mixed-dtype power
         return a
 
     return make
@@ -337,23 +381,29 @@ def test_ufunc(name, backend, data):
         assert_same_error(error, lambda: call_numcu(fn, backend, args))
         return
 
-    def compare(got, want):
-        uf.check(name, got, want)
-
     if data.draw(st.booleans(), label="with_out"):
         want = np.asarray(expected)
         out_dtype = data.draw(st.sampled_from(same_kind_targets(want.dtype)), label="out_dtype")
-        out = Out(data, rng, want.shape, out_dtype, want.astype(out_dtype))
+        with quiet():
+            out = Out(data, rng, want.shape, out_dtype, want.astype(out_dtype))
         reference_parent = out.parent.copy()
         with quiet(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             np_fn(*values, out=out.layout.numpy_view(reference_parent))
         target, read_back = out.make(backend)
-        result = call_numcu(fn, backend, args, out=target)
-        assert result is target
-        out.check(read_back(), out.layout.numpy_view(reference_parent), compare)
+        result = call_or_refused(name, operands, lambda: call_numcu(fn, backend, args, out=target))
+        if result is not None:
+            assert result is target
+            rtol, atol = out_tolerance(name, want.dtype, out_dtype)
+            out.check(
+                read_back(),
+                out.layout.numpy_view(reference_parent),
+                lambda got, w: assert_matches(got, w, rtol=rtol, atol=atol),
+            )
     else:
-        compare(to_host(call_numcu(fn, backend, args), backend), expected)
+        result = call_or_refused(name, operands, lambda: call_numcu(fn, backend, args))
+        if result is not None:
+            uf.check(name, to_host(result, backend), expected)
     parents = [x.parent for x in operands if x.parent is not None]
     for parent, original in zip(parents, originals):
         np.testing.assert_array_equal(parent, original, err_msg="an input was modified")
@@ -388,7 +438,9 @@ def test_where(backend, data):
     if error is not None:
         assert_same_error(error, lambda: call_numcu(numcu.where, backend, args))
         return
-    assert_matches(to_host(call_numcu(numcu.where, backend, args), backend), expected)
+    result = call_or_refused("where", operands, lambda: call_numcu(numcu.where, backend, args))
+    if result is not None:
+        assert_matches(to_host(result, backend), expected)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -412,11 +464,16 @@ def test_clip(backend, data):
         return
     want = np.asarray(expected)
     out = Out(data, rng, want.shape, want.dtype, want) if data.draw(st.booleans()) else None
-    if out is None:
-        assert_matches(to_host(call_numcu(numcu.clip, backend, args), backend), expected)
+    target, read_back = out.make(backend) if out else (None, None)
+    result = call_or_refused(
+        "clip", operands, lambda: call_numcu(numcu.clip, backend, args, out=target)
+    )
+    if result is None:
         return
-    target, read_back = out.make(backend)
-    assert call_numcu(numcu.clip, backend, args, out=target) is target
+    if out is None:
+        assert_matches(to_host(result, backend), expected)
+        return
+    assert result is target
     out.check(read_back(), want, assert_matches)
 
 
@@ -439,7 +496,7 @@ def test_overlapping_out(name, backend, data):
     if name == "absolute" and dtype.kind == "c":
         dtype = np.dtype(np.float64)  # |z| is real: not the same dtype as z
     nin = 1 if name in ("negative", "absolute") else 2
-    out_layout = Layout.draw(rng, shape, data.draw(st.sampled_from(OUT_LAYOUT_KINDS)))
+    out_layout = Layout.draw(rng, shape, data.draw(st.sampled_from(OUT_LAYOUT_KINDS)), True)
     shared = [data.draw(st.booleans(), label=f"shared{i}") for i in range(nin)]
     if not any(shared):
         shared[0] = True
@@ -522,7 +579,9 @@ def test_reduction(name, backend, data):
     if name not in red.SCANS and data.draw(st.booleans(), label="keepdims"):
         kwargs["keepdims"] = True
     if name in TAKES_DTYPE and data.draw(st.booleans(), label="with_dtype"):
-        requested = ["float32", "float64", "complex128"]
+        # NumPy's std with dtype=complex128 is complex (a quirk numcu does not copy), and with
+        # float32 it subtracts a float32 mean from the int64 data, losing what numcu keeps.
+        requested = ["float64"] if name == "std" else ["float32", "float64", "complex128"]
         if name not in ("mean", "std"):
             requested.append("int64")
         requested = [d for d in requested if np.can_cast(dtype, d, "same_kind")]
@@ -683,8 +742,7 @@ def test_setitem(data):
         else:
             error = None
     if error is not None:
-        with pytest.raises(type(error)):
-            device[key] = source
+        assert_same_error(error, lambda: device.__setitem__(key, source))
         return
     device[key] = source
     assert_matches(device.get(), expected)
