@@ -110,7 +110,7 @@ else:
         HealthCheck.function_scoped_fixture,
     ]
     settings.register_profile(
-        "ci", max_examples=12, deadline=None, print_blob=True, suppress_health_check=_relaxed
+        "ci", max_examples=40, deadline=None, print_blob=True, suppress_health_check=_relaxed
     )
     settings.register_profile(
         "gpu",

@@ -3,13 +3,14 @@
     python tests/sanitize.py                      # memcheck, initcheck, racecheck, synccheck
     python tests/sanitize.py --tool memcheck      # one tool (repeat --tool for several)
     python tests/sanitize.py -- tests/test_overlap.py -k numcu   # another pytest selection
+    python tests/sanitize.py --list               # the default selection, without a GPU
 
 numcu must be installed (``pip install .``) and a GPU present. The sanitizer is found through
 $COMPUTE_SANITIZER, then PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, and the
 nvidia-cuda-sanitizer-api wheel. Each tool runs pytest once over the selection; a tool fails
 when the sanitizer reports an error (--error-exitcode) or a test fails. Logs go to --log-dir.
 
-The default selection (SELECTION below) is numcu's own arrays and host data only: no CuPy,
+The default selection (FILES below) is numcu's own arrays and host data only: no CuPy,
 PyTorch, Numba or JAX in the sanitized process (their kernels and allocators are not ours to
 check). It takes one dtype of each kind and the layouts that choose different kernels, because
 the sanitizer instruments every kernel the first time it runs and slows each launch: the whole
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,23 +57,69 @@ SHARED_OPTIONS = [
     "no",
 ]
 
-# One dtype per kind (bool, signed, unsigned, float, complex) and the main layouts, on the
-# device arrays ("numcu") and host data on the GPU ("cuda") backends.
-DTYPES = "bool or int32 or uint8 or float32 or complex64"
-SELECTION = [
-    "tests/test_binary.py",
-    "tests/test_ufuncs.py",
-    "tests/test_reductions.py",
-    "tests/test_overlap.py",
-    "tests/test_transfer.py",
-    "tests/test_ndarray.py",
-    "tests/test_properties.py",
-    "-k",
-    f"(numcu or cuda) and not (cupy or torch or numba or jax or slow) and ({DTYPES} or overlap "
-    "or transfer or ndarray or properties)",
-    "-m",
-    "not slow",
-]
+# The default selection: GPU tests on numcu's own arrays (the "numcu" backend: host data on
+# the GPU runs the same kernels after an upload) from these files, each file's rule choosing
+# among its tests. One dtype per kind (bool, signed, unsigned, float, complex) where a test
+# runs every dtype, a float and an integer one where it runs every function and layout.
+ONE_PER_KIND = {"bool", "int32", "uint8", "float32", "complex64"}
+FLOAT_AND_INT = {"float32", "int32"}
+REDUCTIONS = {"sum", "max", "argmin", "std"}
+FILES = {
+    # every elementwise function on the contiguous, broadcast, transposed and tiled paths
+    "test_ufuncs.py": lambda name, p: (
+        (
+            name in ("test_unary_matches_numpy", "test_binary_matches_numpy")
+            and p.get("dtype") == "float32"
+        )
+        or (
+            name in ("test_where", "test_clip", "test_astype_on_device")
+            and p["dtype"] in ONE_PER_KIND
+        )
+    ),
+    # the arithmetic on every layout numcu tells apart (0-size to 2^17, strided, offset, 0-d)
+    "test_binary.py": lambda name, p: name == "test_matches_numpy" and p["dtype"] in FLOAT_AND_INT,
+    # every reduction on one dtype per kind; axes, layouts, NaN and out= on float64
+    "test_reductions.py": lambda name, p: (
+        (name == "test_dtypes" and p["dtype"] in ONE_PER_KIND)
+        or (name == "test_axes_and_layouts" and p["dtype"] == "float64" and p["name"] in REDUCTIONS)
+        or name in ("test_out", "test_nan", "test_scan_layouts")
+    ),
+    "test_overlap.py": lambda name, p: True,
+    "test_streams.py": lambda name, p: True,
+    # transfers, views, item assignment and casts
+    "test_transfer.py": lambda name, p: p.get("dtype", "bool") in ONE_PER_KIND,
+    "test_array_methods.py": lambda name, p: p.get("dtype", "bool") in ONE_PER_KIND,
+    "test_ndarray.py": lambda name, p: p.get("dtype", "bool") in ONE_PER_KIND,
+    # random layouts and dtype pairs (as many examples as the "ci" profile runs)
+    "test_properties.py": lambda name, p: True,
+}
+OTHER_LIBRARIES = ("cupy", "torch", "numba", "jax")
+
+
+class Selection:
+    """A pytest plugin that keeps the tests FILES chooses: GPU ones, no other library's."""
+
+    @staticmethod
+    def chosen(item) -> bool:
+        rule = FILES.get(item.path.name)
+        if rule is None or item.get_closest_marker("gpu") is None:
+            return False
+        if item.get_closest_marker("slow") or any(lib in item.name for lib in OTHER_LIBRARIES):
+            return False
+        params = {
+            key: str(value) if key != "dtype" else str(np.dtype(value))
+            for key, value in getattr(getattr(item, "callspec", None), "params", {}).items()
+        }
+        if params.get("producer", "numcu") not in ("numcu", "cai"):
+            return False
+        if params.get("backend", "numcu") != "numcu":
+            return False
+        return rule(item.originalname, params)
+
+    def pytest_collection_modifyitems(self, config, items):
+        kept = [item for item in items if self.chosen(item)]
+        config.hook.pytest_deselected(items=[item for item in items if not self.chosen(item)])
+        items[:] = kept
 
 
 def find_sanitizer(given: str | None) -> str:
@@ -91,20 +140,11 @@ def find_sanitizer(given: str | None) -> str:
 
 
 def run_tool(sanitizer: str, tool: str, pytest_args: list[str], log_dir: Path) -> tuple[bool, str]:
-    command = [
-        sanitizer,
-        "--tool",
-        tool,
-        *TOOLS[tool],
-        *SHARED_OPTIONS,
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        *pytest_args,
-    ]
+    # The sanitized process is this script in its pytest mode (with Selection unless a selection
+    # was given), so that nothing but Python, pytest and numcu runs under the tool.
+    mode = "--pytest" if pytest_args else "--pytest-selection"
+    command = [sanitizer, "--tool", tool, *TOOLS[tool], *SHARED_OPTIONS]
+    command += [sys.executable, __file__, mode, "-q", "-p", "no:cacheprovider", *pytest_args]
     env = dict(os.environ)
     env.setdefault("NUMCU_HYPOTHESIS_PROFILE", "ci")
     env["PYTHONFAULTHANDLER"] = "1"
@@ -129,20 +169,35 @@ def run_tool(sanitizer: str, tool: str, pytest_args: list[str], log_dir: Path) -
     return ok, summary
 
 
+def run_pytest(args: list[str], select: bool) -> int:
+    import pytest
+
+    os.chdir(ROOT)
+    default = ["tests/" + name for name in FILES] if select else []
+    return pytest.main([*args, *default], plugins=[Selection()] if select else [])
+
+
 def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] in ("--pytest", "--pytest-selection"):
+        return run_pytest(sys.argv[2:], sys.argv[1] == "--pytest-selection")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tool", action="append", choices=list(TOOLS), help="default: all four")
     parser.add_argument("--sanitizer", help="path of compute-sanitizer")
     parser.add_argument("--log-dir", default="build/sanitize", help="default: build/sanitize")
+    parser.add_argument(
+        "--list", action="store_true", help="list the default selection's tests and stop"
+    )
     parser.add_argument("pytest_args", nargs="*", help="after --: pytest's selection and options")
     args = parser.parse_args()
+    if args.list:
+        return run_pytest(["--collect-only", "-q", "-p", "no:cacheprovider"], True)
     sanitizer = find_sanitizer(args.sanitizer)
     log_dir = Path(args.log_dir)
     if not log_dir.is_absolute():
         log_dir = ROOT / log_dir
     log_dir.mkdir(parents=True, exist_ok=True)
-    pytest_args = args.pytest_args or SELECTION
-    results = [run_tool(sanitizer, tool, pytest_args, log_dir) for tool in args.tool or TOOLS]
+    tools = args.tool or list(TOOLS)
+    results = [run_tool(sanitizer, tool, args.pytest_args, log_dir) for tool in tools]
     for _, summary in results:
         print("sanitize: " + summary, flush=True)
     return 0 if all(ok for ok, _ in results) else 1
