@@ -157,14 +157,19 @@ def run_tool(sanitizer: str, tool: str, pytest_args: list[str], log_dir: Path) -
         ).returncode
     seconds = time.monotonic() - start
     text = log.read_text(errors="replace")
-    errors = re.findall(r"ERROR SUMMARY: (\d+) error", text)
+    # The tool's last line: "ERROR SUMMARY: N errors", or racecheck's "RACECHECK SUMMARY: H
+    # hazards displayed (E errors, W warnings)"; none at all means it did not finish.
+    errors = [int(n) for n in re.findall(r"ERROR SUMMARY: (\d+) error", text)]
+    errors += [int(n) for n in re.findall(r"RACECHECK SUMMARY: .*?\((\d+) error", text)]
+    warnings = sum(int(n) for n in re.findall(r"RACECHECK SUMMARY: .*?(\d+) warning", text))
     tests = re.findall(r"^=*\s*(\d+ (?:passed|failed).*?) in [\d.]+s", text, re.MULTILINE)
-    reported = sum(int(n) for n in errors)
-    ok = code == 0 and reported == 0 and bool(errors)
+    # (no test passing, such as every test skipped for want of a GPU, is a failure too)
+    ok = code == 0 and bool(errors) and sum(errors) == 0 and bool(tests)
     summary = (
         f"{tool}: {'ok' if ok else 'FAILED'} in {seconds:.0f} s, exit code {code}, "
-        f"{reported if errors else 'no'} sanitizer errors reported, "
-        f"tests: {tests[-1] if tests else 'no summary'} (log: {log})"
+        f"{sum(errors) if errors else 'no summary of'} errors"
+        + (f" ({warnings} race warnings)" if warnings else "")
+        + f", tests: {tests[-1] if tests else 'no summary'} (log: {log})"
     )
     return ok, summary
 

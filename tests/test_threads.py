@@ -143,4 +143,4 @@ def test_threads_on_own_and_default_streams():
 
 
 def test_threads_on_the_cpu_backend():
-    run_threads(500, "cpu")
+    run_threads(2000, "cpu")
