@@ -55,20 +55,37 @@ Typed promote(Typed a, Typed b) {
   return {r, false};
 }
 
+// NumPy's result type of three or more dtypes: the smallest every one casts to safely, which
+// pairwise promotion can miss (int8, uint8, float16 gives float16, not int16's float32).
+DType common_dtype(const Typed* t, int n, DType pairwise) {
+  static constexpr DType kBySize[] = {
+      DType::bool_,   DType::int8,    DType::uint8,     DType::int16,     DType::uint16,
+      DType::int32,   DType::uint32,  DType::int64,     DType::uint64,    DType::float16,
+      DType::float32, DType::float64, DType::complex64, DType::complex128};
+  for (DType c : kBySize) {
+    if (c == pairwise) break;
+    bool all = true;
+    for (int i = 0; i < n && all; ++i) all = t[i].weak || promote_types(t[i].dtype, c) == c;
+    if (all) return c;
+  }
+  return pairwise;
+}
+
 // NEP 50 over several operands: the arrays (strong) promote among themselves, and the Python
 // scalars (weak) then meet their result, so (bool array, 5, int8 array) gives int8 in any
 // order, where promoting pairwise from the left would let 5 meet bool alone and make int64.
 Typed promote_all(const Typed* t, int n) {
   Typed strong{}, weak{};
-  bool has_strong = false, has_weak = false;
+  int strongs = 0, weaks = 0;
   for (int i = 0; i < n; ++i) {
     Typed& acc = t[i].weak ? weak : strong;
-    bool& has = t[i].weak ? has_weak : has_strong;
-    acc = has ? promote(acc, t[i]) : t[i];
-    has = true;
+    int& count = t[i].weak ? weaks : strongs;
+    acc = count > 0 ? promote(acc, t[i]) : t[i];
+    ++count;
   }
-  if (!has_weak) return strong;
-  if (!has_strong) return weak;
+  if (strongs > 2) strong.dtype = common_dtype(t, n, strong.dtype);
+  if (weaks == 0) return strong;
+  if (strongs == 0) return weak;
   return promote(strong, weak);
 }
 

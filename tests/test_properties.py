@@ -470,6 +470,13 @@ def test_clip(backend, data):
         )
         for i, d in enumerate(dtypes)
     ]
+    if dtypes[0].kind in "iu":
+        # NumPy 2 drops a Python int bound at or beyond the limits of `a`'s dtype even when the
+        # other bound widens the result (clip(int8, int32 9792, 6463) is 9792): keep them inside.
+        info = np.iinfo(dtypes[0])
+        for x in operands[1:]:
+            if type(x.value) is int:
+                x.value = min(max(x.value, int(info.min) + 1), int(info.max) - 1)
     values = [x.value for x in operands]
     expected, error = numpy_or_error(np.clip, *values)
     args = [x.on(backend, data.draw(st.booleans())) for x in operands]
