@@ -586,6 +586,8 @@ def test_reduction(name, backend, data):
     if name in PRODUCTS:  # products of many terms leave float16's range at different steps
         hypothesis.assume(int(np.prod(shape)) <= 256)
     dtype = data.draw(DTYPE_ST, label="dtype")
+    if name == "std" and dtype == np.float16:  # NumPy's float16 sum of squares overflows
+        hypothesis.assume(int(np.prod(shape)) <= 1024)
     nans = dtype.kind in "fc" and data.draw(st.booleans(), label="nans")
 
     def values(s):
@@ -603,6 +605,8 @@ def test_reduction(name, backend, data):
         # NumPy's std with dtype=complex128 is complex (a quirk numcu does not copy), and with
         # float32 it subtracts a float32 mean from the int64 data, losing what numcu keeps.
         requested = ["float64"] if name == "std" else ["float32", "float64", "complex128"]
+        if name in PRODUCTS and dtype.kind in "iub":
+            requested = []  # integer products overflow floats to inf, and complex inf is C99's
         if name not in ("mean", "std"):
             requested.append("int64")
         requested = [d for d in requested if np.can_cast(dtype, d, "same_kind")]
