@@ -122,6 +122,10 @@ else:
         database=None,
         suppress_health_check=_relaxed,
     )
+    # Under compute-sanitizer (tests/sanitize.py), where every kernel launch is slow.
+    settings.register_profile(
+        "sanitize", max_examples=10, deadline=None, database=None, suppress_health_check=_relaxed
+    )
     settings.load_profile(HYPOTHESIS_PROFILE)
 
 _hypothesis_examples = {"examples": 0, "tests": 0}

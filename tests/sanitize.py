@@ -12,9 +12,9 @@ when the sanitizer reports an error (--error-exitcode) or a test fails. Logs go 
 
 The default selection (FILES below) is numcu's own arrays and host data only: no CuPy,
 PyTorch, Numba or JAX in the sanitized process (their kernels and allocators are not ours to
-check). It takes one dtype of each kind and the layouts that choose different kernels, because
-the sanitizer instruments every kernel the first time it runs and slows each launch: the whole
-suite's ~5000 kernel instantiations would take hours, this part minutes.
+check). It takes one dtype of each kind and the layouts that choose different kernels, about
+1600 tests, because the sanitizer instruments every kernel the first time it runs and slows
+every launch: the whole GPU suite (some 25,000 tests over every dtype) would take hours.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ FILES = {
     "test_transfer.py": lambda name, p: p.get("dtype", "bool") in ONE_PER_KIND,
     "test_array_methods.py": lambda name, p: p.get("dtype", "bool") in ONE_PER_KIND,
     "test_ndarray.py": lambda name, p: p.get("dtype", "bool") in ONE_PER_KIND,
-    # random layouts and dtype pairs (as many examples as the "ci" profile runs)
+    # random layouts and dtype pairs (10 examples a test: the "sanitize" profile)
     "test_properties.py": lambda name, p: True,
 }
 OTHER_LIBRARIES = ("cupy", "torch", "numba", "jax")
@@ -146,7 +146,7 @@ def run_tool(sanitizer: str, tool: str, pytest_args: list[str], log_dir: Path) -
     command = [sanitizer, "--tool", tool, *TOOLS[tool], *SHARED_OPTIONS]
     command += [sys.executable, __file__, mode, "-q", "-p", "no:cacheprovider", *pytest_args]
     env = dict(os.environ)
-    env.setdefault("NUMCU_HYPOTHESIS_PROFILE", "ci")
+    env.setdefault("NUMCU_HYPOTHESIS_PROFILE", "sanitize")
     env["PYTHONFAULTHANDLER"] = "1"
     log = log_dir / f"{tool}.log"
     print(f"sanitize: {tool}: {' '.join(command)}", flush=True)
