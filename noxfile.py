@@ -1,4 +1,4 @@
-"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu`` the others.
+"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize`` the others.
 
 Set ``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile the CUDA code for those
 architectures only, which is much faster than the default list.
@@ -81,6 +81,20 @@ def bench(session: nox.Session) -> None:
     names, options = args[:first_option], args[first_option:]
     for name in names or ["add", "elementwise", "reduce", "interop"]:
         session.run("python", f"benchmarks/bench_{name}.py", *options)
+
+
+@nox.session
+def sanitize(session: nox.Session) -> None:
+    """Part of the GPU tests under compute-sanitizer (memcheck, initcheck, racecheck, synccheck).
+
+    Fails on any error the sanitizer reports. Needs a GPU. ``nox -s sanitize --no-venv`` uses
+    the numcu already installed (no build, no downloads); what follows ``--`` goes to
+    tests/sanitize.py (``-- --tool memcheck``), which also runs on its own:
+    ``python tests/sanitize.py``.
+    """
+    if session.venv_backend != "none":
+        session.install(*build_args("build/nox-sanitize"), ".[test]")
+    session.run("python", "tests/sanitize.py", *session.posargs)
 
 
 @nox.session(reuse_venv=True)

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -98,23 +99,40 @@ ArrayView index_view(const ArrayView& v, py::handle key) {
   return r;
 }
 
+// Item assignment runs on the current stream, ordered after the work queued on the arrays it
+// touches, whatever streams that went to, as every operation is (place() and finish_streams()).
+Operand destination_operand(const ArrayView& dst,
+                            const std::shared_ptr<DeviceAllocation>& allocation) {
+  Operand target;
+  target.kind = Operand::Kind::device;
+  target.view = dst;
+  target.allocation = allocation;
+  return target;
+}
+
+Exec place_assignment(const char* fname, const Operand* const* operands, int count, int device) {
+  DeviceRequest req;
+  req.kind = DeviceRequest::Kind::cuda;
+  req.device = device;
+  cuda::activate(device);
+  return place(fname, operands, count, req);
+}
+
 // dst[...] = scalar, on dst's device (whose numcu allocation, if any, is `allocation`).
-void fill_view(const ArrayView& dst, const DeviceAllocation* allocation, py::handle value,
-               const char* fname) {
+void fill_view(const ArrayView& dst, const std::shared_ptr<DeviceAllocation>& allocation,
+               py::handle value, const char* fname) {
   const Operand x = scalar_operand(value, fname);
   check_weak_int(x, dst.dtype, fname);
-  Exec ex;
-  ex.gpu = true;
-  ex.device = dst.device;
-  ex.stream = cuda::current_stream();
-  cuda::activate(dst.device);
-  prefetch(ex, allocation, dst);
+  const Operand target = destination_operand(dst, allocation);
+  const Operand* operands[1] = {&target};
+  const Exec ex = place_assignment(fname, operands, 1, dst.device);
   run_fill(ex, dst, x, fname);
+  finish_streams(ex, operands, 1, nullptr);
 }
 
 // dst[...] = src, broadcasting src, converting its dtype; host sources are uploaded.
-void assign_view(const ArrayView& dst, const DeviceAllocation* allocation, py::handle value,
-                 const char* fname) {
+void assign_view(const ArrayView& dst, const std::shared_ptr<DeviceAllocation>& allocation,
+                 py::handle value, const char* fname) {
   if (dst.readonly) throw_value_error(std::string(fname) + ": the array is read-only");
   Operand x = intake(value, fname);
   if (x.kind != Operand::Kind::device && x.view.ndim == 0) {
@@ -129,24 +147,17 @@ void assign_view(const ArrayView& dst, const DeviceAllocation* allocation, py::h
                         shape_str(dst.shape, dst.ndim));
     }
   }
-  Exec ex;
-  ex.gpu = true;
-  ex.device = dst.device;
-  ex.stream = cuda::current_stream();
-  cuda::activate(dst.device);
-  prefetch(ex, allocation, dst);
-  prefetch(ex, x.allocation.get(), x.view);
+  const Operand target = destination_operand(dst, allocation);
+  const Operand* operands[2] = {x.kind == Operand::Kind::device ? &x : nullptr, &target};
+  const Exec ex = place_assignment(fname, operands, 2, dst.device);
   Scratch scratch;
   ArrayView src = x.view;
-  if (x.kind == Operand::Kind::host) {
-    src = upload(scratch, ex, src);
-  } else if (src.device != dst.device) {
-    throw_value_error(std::string(fname) + ": operands are on different devices: " +
-                      device_str(src.device) + " and " + device_str(dst.device));
-  }
+  if (x.kind == Operand::Kind::host) src = upload(scratch, ex, src);
   if (x.has_producer_stream) cuda::stream_wait(ex.stream, x.producer_stream);
-  if (x.allocation) cuda::stream_wait(ex.stream, x.allocation->stream());
+  // x[1:] = x[:-1] assigns the values as they were before the assignment, as in NumPy.
+  src = unaliased(scratch, ex, dst, src, true, fname);
   run_cast(ex, dst, src, fname);
+  finish_streams(ex, operands, 2, nullptr);
 }
 
 NdArray reshape(const NdArray& a, py::handle shape_obj) {
@@ -250,7 +261,7 @@ void bind_array_methods(py::class_<NdArray>& cls) {
           [](const NdArray& a, py::handle key) { return a.with_view(index_view(a.view(), key)); })
       .def("__setitem__",
            [](const NdArray& a, py::handle key, py::handle value) {
-             assign_view(index_view(a.view(), key), a.allocation().get(), value,
+             assign_view(index_view(a.view(), key), a.allocation(), value,
                          "numcu.ndarray.__setitem__");
            })
       .def(
@@ -281,7 +292,7 @@ void bind_array_methods(py::class_<NdArray>& cls) {
           "fill",
           [](const NdArray& a, py::handle value) {
             if (a.view().readonly) throw_value_error("numcu.ndarray.fill: the array is read-only");
-            fill_view(a.view(), a.allocation().get(), value, "numcu.ndarray.fill");
+            fill_view(a.view(), a.allocation(), value, "numcu.ndarray.fill");
           },
           py::arg("value"), "Set every element to `value` (converted to the array's dtype).")
       .def("__bool__", [](py::handle a) { return item(a, "bool").attr("__bool__")(); })

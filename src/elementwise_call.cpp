@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "execution.hpp"
 #include "intake.hpp"
@@ -55,6 +56,40 @@ Typed promote(Typed a, Typed b) {
   return {r, false};
 }
 
+// NumPy's result type of three or more dtypes: the smallest every one casts to safely, which
+// pairwise promotion can miss (int8, uint8, float16 gives float16, not int16's float32).
+DType common_dtype(const Typed* t, int n, DType pairwise) {
+  static constexpr DType kBySize[] = {
+      DType::bool_,   DType::int8,    DType::uint8,     DType::int16,     DType::uint16,
+      DType::int32,   DType::uint32,  DType::int64,     DType::uint64,    DType::float16,
+      DType::float32, DType::float64, DType::complex64, DType::complex128};
+  for (DType c : kBySize) {
+    if (c == pairwise) break;
+    bool all = true;
+    for (int i = 0; i < n && all; ++i) all = t[i].weak || promote_types(t[i].dtype, c) == c;
+    if (all) return c;
+  }
+  return pairwise;
+}
+
+// NEP 50 over several operands: the arrays (strong) promote among themselves, and the Python
+// scalars (weak) then meet their result, so (bool array, 5, int8 array) gives int8 in any
+// order, where promoting pairwise from the left would let 5 meet bool alone and make int64.
+Typed promote_all(const Typed* t, int n) {
+  Typed strong{}, weak{};
+  int strongs = 0, weaks = 0;
+  for (int i = 0; i < n; ++i) {
+    Typed& acc = t[i].weak ? weak : strong;
+    int& count = t[i].weak ? weaks : strongs;
+    acc = count > 0 ? promote(acc, t[i]) : t[i];
+    ++count;
+  }
+  if (strongs > 2) strong.dtype = common_dtype(t, n, strong.dtype);
+  if (weaks == 0) return strong;
+  if (strongs == 0) return weak;
+  return promote(strong, weak);
+}
+
 }  // namespace
 
 void check_weak_int(const Operand& x, DType loop, const char* fname) {
@@ -86,9 +121,9 @@ void check_weak_int(const Operand& x, DType loop, const char* fname) {
 }
 
 DType result_dtype(const Operand* const* operands, int count) {
-  Typed t{operands[0]->view.dtype, operands[0]->weak};
-  for (int i = 1; i < count; ++i) t = promote(t, Typed{operands[i]->view.dtype, operands[i]->weak});
-  return t.dtype;
+  std::vector<Typed> t(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) t[i] = Typed{operands[i]->view.dtype, operands[i]->weak};
+  return promote_all(t.data(), count).dtype;
 }
 
 namespace {
@@ -279,12 +314,20 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   if (has_out) out = intake(out_obj, fname, Role::output);
 
   // dtypes: promote the inputs (a condition stays apart), then the ufunc's loop for them.
+  // Float functions map each input to its own loop first (NumPy's loop search); a Python
+  // scalar among them stands for the dtype NEP 50 gives it against the others, so 2.5 with an
+  // int8 array or 3 with a bool array runs on float64, as in NumPy, and 3 with int8 on float16.
   const int first = info.condition_first ? 1 : 0;
-  auto typed = [&](const Operand& x) {
-    return Typed{info.loop_per_input ? ufunc_loop_dtype(op, x.view.dtype) : x.view.dtype, x.weak};
-  };
-  Typed promoted = typed(in[first]);
-  for (int i = first + 1; i < nin; ++i) promoted = promote(promoted, typed(in[i]));
+  Typed given[3], typed[3];
+  for (int i = first; i < nin; ++i) given[i] = Typed{in[i].view.dtype, in[i].weak};
+  const Typed nep50 = promote_all(given + first, nin - first);
+  for (int i = first; i < nin; ++i) {
+    typed[i] =
+        !info.loop_per_input
+            ? given[i]
+            : Typed{ufunc_loop_dtype(op, in[i].weak ? nep50.dtype : in[i].view.dtype), nep50.weak};
+  }
+  const Typed promoted = promote_all(typed + first, nin - first);
   const DType loop = ufunc_loop_dtype(op, promoted.dtype);
   if (!ufunc_supports(op, loop)) {
     if (op == Ufunc::subtract && loop == DType::bool_) {
@@ -390,6 +433,7 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   bool download = false;  // host result computed on the GPU
   ArrayView final_view;   // where the result finally goes, when res is scratch
   bool finish_cast = false;
+  bool writes_out = false;  // the kernel writes the caller's `out` itself
   if (has_out) {
     result = py::reinterpret_borrow<py::object>(out_obj);
     final_view = out.view;
@@ -397,6 +441,7 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
     const bool same_side = !ex.gpu || out.kind == Operand::Kind::device;
     if (same_side && out.view.dtype == out_dtype) {
       res = out.view;
+      writes_out = true;
     } else {
       res = dense_view(scratch, ex, out_dtype, shape.ndim, shape.dims, &out.view);
       download = ex.gpu && out.kind == Operand::Kind::host;
@@ -422,6 +467,14 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
       download = true;
     } else {
       res = host;
+    }
+  }
+
+  // An input that shares memory with the output it is written into, other than element for
+  // element, is read whole first (scratch results and new arrays share memory with nothing).
+  if (writes_out) {
+    for (int i = 1; i <= nin; ++i) {
+      if (!is_scalar[i]) views[i] = unaliased(scratch, ex, res, views[i], true, fname);
     }
   }
 
@@ -480,8 +533,8 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   finish_streams(
       ex, all, nin + 1,
       py::isinstance<NdArray>(result) ? result.cast<const NdArray&>().allocation().get() : nullptr);
-  // Like NumPy, a 0-d host result comes back as a NumPy scalar.
-  if (!has_out && shape.ndim == 0 && !py::isinstance<NdArray>(result)) {
+  // Like NumPy, a 0-d host result comes back as a NumPy scalar (where's as a 0-d array).
+  if (!has_out && shape.ndim == 0 && op != Ufunc::where && !py::isinstance<NdArray>(result)) {
     return result[py::tuple()];
   }
   return result;

@@ -1,6 +1,7 @@
 #include "execution.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -50,6 +51,34 @@ ArrayView upload(Scratch& scratch, const Exec& ex, const ArrayView& host) {
 bool is_dense(const ArrayView& v) {
   const ByteSpan s = byte_span(v);
   return s.hi - s.lo == v.size() * itemsize(v.dtype);
+}
+
+Overlap overlap(const ArrayView& out, const ArrayView& in) {
+  const ByteSpan o = byte_span(out), i = byte_span(in);
+  if (o.lo == o.hi || i.lo == i.hi) return Overlap::none;  // no elements
+  const auto o_lo = reinterpret_cast<std::uintptr_t>(out.data) + o.lo;
+  const auto i_lo = reinterpret_cast<std::uintptr_t>(in.data) + i.lo;
+  if (i_lo + (i.hi - i.lo) <= o_lo || o_lo + (o.hi - o.lo) <= i_lo) return Overlap::none;
+  if (in.data != out.data || itemsize(in.dtype) != itemsize(out.dtype) || in.ndim > out.ndim) {
+    return Overlap::partial;
+  }
+  const int lead = out.ndim - in.ndim;
+  for (int d = 0; d < out.ndim; ++d) {
+    if (out.shape[d] == 1) continue;
+    const bool broadcast = d < lead || in.shape[d - lead] == 1;
+    const std::int64_t stride = broadcast ? 0 : in.strides[d - lead];
+    if (stride != out.strides[d]) return Overlap::partial;
+  }
+  return Overlap::same;
+}
+
+ArrayView unaliased(Scratch& scratch, const Exec& ex, const ArrayView& out, const ArrayView& in,
+                    bool in_place, const char* fname) {
+  const Overlap o = overlap(out, in);
+  if (o == Overlap::none || (in_place && o == Overlap::same)) return in;
+  const ArrayView copy = dense_view(scratch, ex, in.dtype, in.ndim, in.shape, &in);
+  run_cast(ex, copy, in, fname);
+  return copy;
 }
 
 void prefetch(const Exec& ex, const DeviceAllocation* allocation, const ArrayView& view) {

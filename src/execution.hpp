@@ -56,6 +56,23 @@ void run_cast(const Exec& ex, const ArrayView& dst, const ArrayView& src, const 
 ArrayView upload(Scratch& scratch, const Exec& ex, const ArrayView& host);
 // Whether an array's elements fill its byte span (any order of dimensions).
 bool is_dense(const ArrayView& v);
+
+// How an input shares memory with the output an operation writes (addresses compare across
+// host, device, managed and pinned memory: CUDA gives them one virtual address space).
+// `same`: the input, broadcast to the output's shape, is the output element for element (the
+// same data pointer, item size and strides along every axis longer than 1), as in `x += y`.
+// `partial`: any other sharing of bytes, judged from the byte spans, so views that interleave
+// without touching a common byte count too (NumPy's may_share_memory, not its exact test).
+enum class Overlap { none, same, partial };
+Overlap overlap(const ArrayView& out, const ArrayView& in);
+
+// `in` as an operation writing `out` may read it: itself when they share no memory, or when it
+// is the output element for element and the work can run `in_place` (it reads each input
+// element before it writes the output element at that position, and never reads it again:
+// elementwise work, scans); else a copy in scratch, queued before the work, so that the result
+// is NumPy's: as if every input were read before any output is written.
+ArrayView unaliased(Scratch& scratch, const Exec& ex, const ArrayView& out, const ArrayView& in,
+                    bool in_place, const char* fname);
 // Chooses the backend for operands (nullptr entries skipped; the last is the output, whose
 // host-ness counts even when 0-d): device arrays keep their GPU (all on one, no host arrays
 // among them), host data goes to the GPU when one is there and the request allows. The stream

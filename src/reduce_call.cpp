@@ -335,7 +335,7 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   if (ex.gpu) cuda::activate(ex.device);
 
   Scratch scratch;
-  const ArrayView in = prepare_input(scratch, ex, x, loop_in, fname);
+  ArrayView in = prepare_input(scratch, ex, x, loop_in, fname);
   const Destination dest = make_destination(has_out, out_obj, out, ex,
                                             x.kind == Operand::Kind::device, result, rndim, shape);
   // The destination without keepdims' size-1 axes: the kept axes the plan walks.
@@ -349,6 +349,9 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
     }
   }
   const ArrayView res = loop_target(scratch, ex, kept, loop_out, false);
+  // A reduction reads many input elements per output element: an `out` sharing any memory
+  // with the input gets a copy of the input.
+  if (has_out && res.data == kept.data) in = unaliased(scratch, ex, res, in, false, fname);
   const ReducePlan plan = make_reduce_plan(in, reduced, res, fname);
 
   ReduceParams params;
@@ -429,6 +432,9 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
   const Destination dest = make_destination(has_out, out_obj, out, ex,
                                             x.kind == Operand::Kind::device, result, rndim, shape);
   const ArrayView res = loop_target(scratch, ex, dest.view, loop_out, rndim == 1);
+  // Scans run in place (CUB's device scan allows it; the line loops read each element before
+  // writing its position), so cumsum(x, out=x) needs no copy; any other overlap does.
+  if (has_out && res.data == dest.view.data) in = unaliased(scratch, ex, res, in, true, fname);
   const ReducePlan plan = make_scan_plan(in, axis, res, fname);
   {
     py::gil_scoped_release release;

@@ -229,9 +229,11 @@ py::object asnumpy(py::handle obj, py::handle out_obj, py::handle stream_obj, bo
 
   if (x.kind != Operand::Kind::device) {
     if (!has_out) return py::module_::import("numpy").attr("asarray")(obj);
+    Scratch scratch;
+    const ArrayView src = unaliased(scratch, Exec{}, out.view, x.view, true, fname);
     {
       py::gil_scoped_release release;
-      run_cast(Exec{}, out.view, x.view, fname);
+      run_cast(Exec{}, out.view, src, fname);
     }
     return py::reinterpret_borrow<py::object>(out_obj);
   }
@@ -260,8 +262,10 @@ py::object asnumpy(py::handle obj, py::handle out_obj, py::handle stream_obj, bo
     const ByteSpan span = byte_span(dst);
     const std::size_t bytes = static_cast<std::size_t>(span.hi - span.lo);
     ArrayView src = x.view;
-    const bool same_layout =
-        std::equal(dst.strides, dst.strides + dst.ndim, src.strides) && is_dense(src);
+    // A managed array copied into a host view of its own memory goes through scratch too:
+    // the copy engines do not order the bytes of overlapping ranges.
+    const bool same_layout = std::equal(dst.strides, dst.strides + dst.ndim, src.strides) &&
+                             is_dense(src) && overlap(dst, src) == Overlap::none;
     if (!same_layout) {
       ArrayView gathered = dst;
       gathered.device = ex.device;

@@ -20,6 +20,7 @@ Tests marked ``gpu`` are skipped when ``numcu.cuda.is_available()`` is False.
 from __future__ import annotations
 
 import importlib
+import os
 import warnings
 import zlib
 
@@ -88,6 +89,64 @@ def pytest_report_header(config):
     return (
         f"numcu {numcu.__version__}: backends {info['backends']}, CUDA available: {gpu_available()}"
     )
+
+
+# Hypothesis profiles for the property-based suite (test_properties.py), chosen with
+# NUMCU_HYPOTHESIS_PROFILE. "ci" (the default): 40 examples per test, the file's 74 CPU tests in
+# about 20 s on two cores. "gpu": 1000 per test; on the GPU machine the file has 224 tests
+# (three backends), so 2.24 * 10^5 examples. One costs ~4 ms of a core on the CPU backend
+# (measured here, with the examples Hypothesis abandons while drawing), so about a minute with
+# `-n 16`, and three if the GPU backends' copies and synchronisations make it three times that.
+HYPOTHESIS_PROFILE = os.environ.get("NUMCU_HYPOTHESIS_PROFILE", "ci")
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # the property-based tests skip
+    pass
+else:
+    # An example builds arrays and runs numcu and NumPy: slower than Hypothesis expects. The
+    # example counter is a function-scoped fixture meant to span a test's examples.
+    _relaxed = [
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+        HealthCheck.function_scoped_fixture,
+    ]
+    settings.register_profile(
+        "ci", max_examples=40, deadline=None, print_blob=True, suppress_health_check=_relaxed
+    )
+    settings.register_profile(
+        "gpu",
+        max_examples=1000,
+        deadline=None,
+        print_blob=True,
+        database=None,
+        suppress_health_check=_relaxed,
+    )
+    # Under compute-sanitizer (tests/sanitize.py), where every kernel launch is slow.
+    settings.register_profile(
+        "sanitize", max_examples=10, deadline=None, database=None, suppress_health_check=_relaxed
+    )
+    settings.load_profile(HYPOTHESIS_PROFILE)
+
+_hypothesis_examples = {"examples": 0, "tests": 0}
+
+
+def pytest_runtest_logreport(report):
+    """Adds up the examples property-based tests ran (under xdist: reported by the workers)."""
+    if report.when != "teardown":
+        return
+    for name, value in report.user_properties:
+        if name == "hypothesis_examples":
+            _hypothesis_examples["examples"] += value
+            _hypothesis_examples["tests"] += 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _hypothesis_examples["tests"]:
+        terminalreporter.write_line(
+            f"hypothesis ({HYPOTHESIS_PROFILE} profile): {_hypothesis_examples['examples']} "
+            f"examples ran in {_hypothesis_examples['tests']} property-based tests"
+        )
 
 
 def pytest_collection_modifyitems(config, items):

@@ -78,6 +78,36 @@ def test_arrays_used_on_another_stream_are_ordered(rng):
     assert_matches(r.get(), (a + 1.0) * 2)
 
 
+@pytest.mark.parametrize("how", ["setitem_scalar", "setitem_array", "fill"])
+def test_item_assignment_is_ordered_after_other_streams(how, rng):
+    """Assignment runs on the current stream, after the work other streams queued on both the
+    target and the source (here a long queue on a non-blocking stream)."""
+    a = random_array(rng, (N,), np.float32)
+    b = random_array(rng, (16,), np.float32)
+    side = numcu.cuda.Stream(non_blocking=True)
+    with side:
+        r = numcu.multiply(numcu.asarray(a), 2.0)
+        source = numcu.asarray(b)
+        for _ in range(20):
+            numcu.multiply(r, 1.0, out=r)
+            numcu.multiply(source, 1.0, out=source)
+    expected = a * 2.0
+    if how == "setitem_scalar":
+        r[:16] = 7.0
+        expected[:16] = 7.0
+    elif how == "setitem_array":
+        r[:16] = source
+        del source  # its memory goes back to the pool only after the copy has read it
+        expected[:16] = b
+    else:
+        r.fill(3.0)
+        expected[:] = 3.0
+    with side:  # and work back on the side stream comes after the assignment
+        numcu.add(r, 1.0, out=r)
+
+    assert_matches(r.get(), expected + 1.0)
+
+
 def test_torch_side_stream_producer_is_joined(rng):
     torch = import_or_skip("torch")
     a = random_array(rng, (N,), np.float32)
