@@ -1,52 +1,40 @@
-"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize`` the others.
+"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize|clean`` the others.
 
-Set ``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile the CUDA code for those
-architectures only, which is much faster than the default list.
+Every build goes under ``build/`` (``nox -s clean`` removes it): ``build/<wheel tag>`` is the
+folder ``pip install .`` uses (pyproject.toml's build-dir), and the sessions that build the
+same thing (tests, bench, sanitize) use it too, so that they recompile only what changed;
+``build/cpu`` and ``build/dev`` hold the CPU-only and the editable builds.
+
+The CUDA architectures are CMake's choice (README.md, "CUDA architectures"): set
+``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile for those only, which is much faster
+than the default list on a machine without a GPU.
 """
 
 from __future__ import annotations
 
-import os
+import shutil
 from pathlib import Path
 
 import nox
 
 nox.options.sessions = ["tests"]
 
-ARCHS_ENV = "NUMCU_CUDA_ARCHITECTURES"
 CXX_SUFFIXES = {".cpp", ".hpp", ".h", ".cu", ".cuh"}
-
-
-def build_args(build_dir: str | None = None) -> list[str]:
-    """pip config settings for a build: its folder and the CUDA architectures.
-
-    CMake caches its settings in the build folder, so a later build there without the
-    same defines would silently keep the old ones. Each session therefore builds in its
-    own folder, and one per architecture list.
-    """
-    archs = os.environ.get(ARCHS_ENV, "").strip()
-    args = []
-    if build_dir is not None:
-        suffix = "-" + archs.replace(";", "_") if archs else ""
-        args.append(f"-Cbuild-dir={build_dir}{suffix}/{{wheel_tag}}")
-    if archs:
-        args.append(f"-Ccmake.define.CMAKE_CUDA_ARCHITECTURES={archs}")
-    return args
+# What builds leave in the source tree, for `nox -s clean`.
+BUILD_OUTPUTS = ("build", ".nox", "dist", "numcu.egg-info")
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
     """Build and install numcu, then run the test suite (GPU tests skip without a GPU)."""
-    session.install(*build_args("build/nox-tests"), ".[test]")
+    session.install(".[test]")
     session.run("pytest", *session.posargs)
 
 
 @nox.session
 def cpu(session: nox.Session) -> None:
     """Build without CUDA, as on a machine with no nvcc, then run the test suite."""
-    session.install(
-        "-Cbuild-dir=build/nox-cpu/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
-    )
+    session.install("-Cbuild-dir=build/cpu/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]")
     session.run("pytest", *session.posargs)
 
 
@@ -75,7 +63,7 @@ def bench(session: nox.Session) -> None:
     ``nox -s bench -- reduce --quick`` runs only bench_reduce.py; what follows the names
     (``--quick``, ``--json PATH``) goes to each script.
     """
-    session.install(*build_args("build/nox-bench"), ".")
+    session.install(".")
     args = list(session.posargs)
     first_option = next((i for i, a in enumerate(args) if a.startswith("-")), len(args))
     names, options = args[:first_option], args[first_option:]
@@ -93,7 +81,7 @@ def sanitize(session: nox.Session) -> None:
     ``python tests/sanitize.py``.
     """
     if session.venv_backend != "none":
-        session.install(*build_args("build/nox-sanitize"), ".[test]")
+        session.install(".[test]")
     session.run("python", "tests/sanitize.py", *session.posargs)
 
 
@@ -101,7 +89,6 @@ def sanitize(session: nox.Session) -> None:
 def dev(session: nox.Session) -> None:
     """Editable install in build/dev, with compile_commands.json for editors and clangd."""
     session.install(
-        *build_args(),
         "-Cbuild-dir=build/dev",
         "-Ccmake.define.CMAKE_EXPORT_COMPILE_COMMANDS=ON",
         "-e",
@@ -110,3 +97,14 @@ def dev(session: nox.Session) -> None:
     session.log(
         "compile_commands.json is in build/dev; the environment is %s", session.virtualenv.location
     )
+
+
+@nox.session(venv_backend="none")
+def clean(session: nox.Session) -> None:
+    """Remove every build folder and nox environment (build/, .nox/, dist/)."""
+    root = Path(__file__).resolve().parent
+    for name in BUILD_OUTPUTS:
+        path = root / name
+        if path.exists():
+            session.log("removing %s", path)
+            shutil.rmtree(path)
