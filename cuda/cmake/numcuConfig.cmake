@@ -11,14 +11,6 @@ if(NOT TARGET numcu::headers)
   if(CUDAToolkit_FOUND)
     set_property(TARGET numcu::headers APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS NUMCU_WITH_CUDA=1)
     set_property(TARGET numcu::headers APPEND PROPERTY INTERFACE_LINK_LIBRARIES CUDA::cudart)
-    # CUDA 13 keeps CCCL (cuda/std/complex, numcu's complex type) in include/cccl, which CMake
-    # 3.26 (and other older versions) does not add to CUDA::cudart.
-    foreach(_numcu_dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
-      if(IS_DIRECTORY "${_numcu_dir}/cccl")
-        set_property(TARGET numcu::headers APPEND PROPERTY INTERFACE_INCLUDE_DIRECTORIES
-                                                           "${_numcu_dir}/cccl")
-      endif()
-    endforeach()
   else()
     set_property(TARGET numcu::headers APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS NUMCU_WITH_CUDA=0)
   endif()

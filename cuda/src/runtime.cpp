@@ -104,7 +104,7 @@ std::vector<std::string> compiled_architectures() {
 }
 
 std::string device_name(int device) {
-  activate(device);
+  if (!is_available()) throw_unavailable();
   cudaDeviceProp prop;
   NUMCU_CUDA_TRY(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   return prop.name;
