@@ -103,7 +103,6 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
   return r;
 }
 
-
 DType dtype_from_python(py::handle dtype, const char* fname) {
   py::object d = py::module_::import("numpy").attr("dtype")(dtype);
   const std::string kind = d.attr("kind").cast<std::string>();

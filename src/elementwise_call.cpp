@@ -124,8 +124,8 @@ Shape ufunc_shape(const Call& call) {
 
 // Whether an integer exponent held on the host is negative (NumPy refuses those). Device
 // arrays are not looked at: that would make the host wait for the GPU.
-bool negative_host_exponent(const Operand& x, const ArrayView& by_value, bool is_scalar,
-                            DType loop, Scratch& scratch, const char* fname) {
+bool negative_host_exponent(const Operand& x, const ArrayView& by_value, bool is_scalar, DType loop,
+                            Scratch& scratch, const char* fname) {
   if (is_scalar) {
     return visit_dtype(loop, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -139,8 +139,8 @@ bool negative_host_exponent(const Operand& x, const ArrayView& by_value, bool is
   }
   if (x.kind != Operand::Kind::host || x.view.size() == 0) return false;
   const Exec host{};
-  const ArrayView values = dense_view(scratch, host, DType::int64, x.view.ndim, x.view.shape,
-                                      nullptr);
+  const ArrayView values =
+      dense_view(scratch, host, DType::int64, x.view.ndim, x.view.shape, nullptr);
   run_cast(host, values, x.view, fname);
   const auto* e = reinterpret_cast<const std::int64_t*>(values.data);
   return std::any_of(e, e + values.size(), [](std::int64_t v) { return v < 0; });

@@ -92,9 +92,8 @@ const char* const kReturnsDoc =
 // The text signature CPython shows, then the docstring.
 std::string ufunc_doc(const UfuncInfo& info, const char* signature, const char* inputs,
                       const char* extra_params) {
-  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" +
-         inputs + " : array_like\n" + kInputsDoc + kOutDoc + extra_params + kWhereDoc +
-         kReturnsDoc;
+  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" + inputs +
+         " : array_like\n" + kInputsDoc + kOutDoc + extra_params + kWhereDoc + kReturnsDoc;
 }
 
 // Docstrings live as long as the module (CPython keeps pointers to them).
@@ -116,8 +115,8 @@ PyObject* numpy_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     constexpr int arity = ufunc_traits<Op>::functor::arity;
     static const char* const unary[] = {"x", "out", "device", "stream"};
     static const char* const binary[] = {"x1", "x2", "out", "device", "stream"};
-    static const ArgSpec spec{ufunc_info(Op).fname, arity == 1 ? unary : binary, arity + 3, arity,
-                              arity + 1, arity};
+    static const ArgSpec spec{
+        ufunc_info(Op).fname, arity == 1 ? unary : binary, arity + 3, arity, arity + 1, arity};
     PyObject* v[5];
     parse_fastcall(spec, args, nargs, kwnames, v);
     const DeviceRequest req =
@@ -156,9 +155,9 @@ void def_ufunc(py::module_& m) {
                  keep(ufunc_doc(info, sig.c_str(), "x1, x2", kNumcuArgsDoc)));
   } else if constexpr (ufunc_traits<Op>::functor::binding == ops::Binding::numpy) {
     const bool unary = info.arity == 1;
-    const std::string sig = std::string(info.name) +
-                            (unary ? "(x, /, out=None, *, device=None, stream=None)"
-                                   : "(x1, x2, /, out=None, *, device=None, stream=None)");
+    const std::string sig =
+        std::string(info.name) + (unary ? "(x, /, out=None, *, device=None, stream=None)"
+                                        : "(x1, x2, /, out=None, *, device=None, stream=None)");
     def_fastcall(m, info.name, &numpy_entry<Op>,
                  keep(ufunc_doc(info, sig.c_str(), unary ? "x" : "x1, x2", "")));
   }

@@ -39,58 +39,56 @@ enum class Form { with_dtype, plain, arg, var, count, scan };
 // derive. `loop` is the kernel's reducer (numcu/reduce.hpp) and `exact loop` the one for integer
 // and bool inputs, where NaN cannot occur. `empty` is NumPy's name in its error for an empty
 // reduction, or nullptr where the reduction has an identity.
-#define NUMCU_REDUCTIONS(X)                                                                       \
-  X(sum, sum, sum, with_dtype, nullptr, accumulated,                                              \
-    "Sum of array elements over the given axes (float sums are pairwise on the CPU and "          \
-    "tree-shaped on the GPU; the same input gives the same bits run to run).",                    \
-    "The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the input "     \
-    "dtype (float16 accumulated in float32).")                                                    \
-  X(prod, prod, prod, with_dtype, nullptr, accumulated,                                           \
-    "Product of array elements over the given axes (integers wrap as in NumPy).",                 \
-    "The products, in sum's dtypes.")                                                             \
-  X(mean, mean, mean, with_dtype, nullptr, mean,                                                  \
-    "Arithmetic mean over the given axes; NaN for an empty reduction.",                           \
-    "The means: float64 for integers and bool, else the input dtype.")                            \
-  X(var, sqdev, sqdev, var, nullptr, variance,                                                    \
-    "Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.",     \
-    "float64 for integers and bool, the real dtype for complex, else the input dtype.")           \
-  X(std, sqdev, sqdev, var, nullptr, deviation,                                                   \
-    "Standard deviation over the given axes: the square root of var.", "As var.")                 \
-  X(min, min, min, plain, "minimum", same,                                                        \
-    "Minimum over the given axes; NaN propagates; complex numbers order lexicographically. "      \
-    "ValueError for an empty reduction.",                                                         \
-    "The minima, in the input dtype.")                                                            \
-  X(max, max, max, plain, "maximum", same,                                                        \
-    "Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "      \
-    "ValueError for an empty reduction.",                                                         \
-    "The maxima, in the input dtype.")                                                            \
-  X(argmin, argmin, argmin, arg, "argmin", index,                                                 \
-    "Index of the first minimum (of the first NaN, if any) along an axis.", "int64 indices.")     \
-  X(argmax, argmax, argmax, arg, "argmax", index,                                                 \
-    "Index of the first maximum (of the first NaN, if any) along an axis.", "int64 indices.")     \
-  X(any, any, any, plain, nullptr, boolean,                                                       \
-    "Whether any element is non-zero (NaN counts as non-zero).", "bool.")                         \
-  X(all, all, all, plain, nullptr, boolean,                                                       \
-    "Whether every element is non-zero (NaN counts as non-zero).", "bool.")                       \
-  X(count_nonzero, count_nonzero, count_nonzero, count, nullptr, index,                           \
-    "Number of non-zero elements over the given axes.", "int64 counts.")                          \
-  X(nansum, nansum, sum, with_dtype, nullptr, accumulated,                                        \
-    "Sum treating NaN as zero (on integers and bool: sum).", "The sums, in sum's dtypes.")        \
-  X(nanprod, nanprod, prod, with_dtype, nullptr, accumulated,                                     \
-    "Product treating NaN as one (on integers and bool: prod).",                                  \
-    "The products, in sum's dtypes.")                                                             \
-  X(nanmean, nanmean, mean, with_dtype, nullptr, mean,                                            \
-    "Mean of the elements that are not NaN; NaN where all are.", "The means, in mean's dtypes.")  \
-  X(nanmin, nanmin, min, plain, "fmin", same, "Minimum ignoring NaN (NaN where all are NaN).",    \
-    "The minima, in the input dtype.")                                                            \
-  X(nanmax, nanmax, max, plain, "fmax", same, "Maximum ignoring NaN (NaN where all are NaN).",    \
+#define NUMCU_REDUCTIONS(X)                                                                        \
+  X(sum, sum, sum, with_dtype, nullptr, accumulated,                                               \
+    "Sum of array elements over the given axes (float sums are pairwise on the CPU and "           \
+    "tree-shaped on the GPU; the same input gives the same bits run to run).",                     \
+    "The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the input "      \
+    "dtype (float16 accumulated in float32).")                                                     \
+  X(prod, prod, prod, with_dtype, nullptr, accumulated,                                            \
+    "Product of array elements over the given axes (integers wrap as in NumPy).",                  \
+    "The products, in sum's dtypes.")                                                              \
+  X(mean, mean, mean, with_dtype, nullptr, mean,                                                   \
+    "Arithmetic mean over the given axes; NaN for an empty reduction.",                            \
+    "The means: float64 for integers and bool, else the input dtype.")                             \
+  X(var, sqdev, sqdev, var, nullptr, variance,                                                     \
+    "Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.",      \
+    "float64 for integers and bool, the real dtype for complex, else the input dtype.")            \
+  X(std, sqdev, sqdev, var, nullptr, deviation,                                                    \
+    "Standard deviation over the given axes: the square root of var.", "As var.")                  \
+  X(min, min, min, plain, "minimum", same,                                                         \
+    "Minimum over the given axes; NaN propagates; complex numbers order lexicographically. "       \
+    "ValueError for an empty reduction.",                                                          \
+    "The minima, in the input dtype.")                                                             \
+  X(max, max, max, plain, "maximum", same,                                                         \
+    "Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "       \
+    "ValueError for an empty reduction.",                                                          \
+    "The maxima, in the input dtype.")                                                             \
+  X(argmin, argmin, argmin, arg, "argmin", index,                                                  \
+    "Index of the first minimum (of the first NaN, if any) along an axis.", "int64 indices.")      \
+  X(argmax, argmax, argmax, arg, "argmax", index,                                                  \
+    "Index of the first maximum (of the first NaN, if any) along an axis.", "int64 indices.")      \
+  X(any, any, any, plain, nullptr, boolean,                                                        \
+    "Whether any element is non-zero (NaN counts as non-zero).", "bool.")                          \
+  X(all, all, all, plain, nullptr, boolean,                                                        \
+    "Whether every element is non-zero (NaN counts as non-zero).", "bool.")                        \
+  X(count_nonzero, count_nonzero, count_nonzero, count, nullptr, index,                            \
+    "Number of non-zero elements over the given axes.", "int64 counts.")                           \
+  X(nansum, nansum, sum, with_dtype, nullptr, accumulated,                                         \
+    "Sum treating NaN as zero (on integers and bool: sum).", "The sums, in sum's dtypes.")         \
+  X(nanprod, nanprod, prod, with_dtype, nullptr, accumulated,                                      \
+    "Product treating NaN as one (on integers and bool: prod).", "The products, in sum's dtypes.") \
+  X(nanmean, nanmean, mean, with_dtype, nullptr, mean,                                             \
+    "Mean of the elements that are not NaN; NaN where all are.", "The means, in mean's dtypes.")   \
+  X(nanmin, nanmin, min, plain, "fmin", same, "Minimum ignoring NaN (NaN where all are NaN).",     \
+    "The minima, in the input dtype.")                                                             \
+  X(nanmax, nanmax, max, plain, "fmax", same, "Maximum ignoring NaN (NaN where all are NaN).",     \
     "The maxima, in the input dtype.")
 
 // The scan table: X(name, loop, summary, returns).
-#define NUMCU_SCANS(X)                                                                  \
+#define NUMCU_SCANS(X)                                                                     \
   X(cumsum, cumsum, "Cumulative sum along an axis.", "The running sums, in sum's dtypes.") \
-  X(cumprod, cumprod, "Cumulative product along an axis.",                              \
-    "The running products, in sum's dtypes.")
+  X(cumprod, cumprod, "Cumulative product along an axis.", "The running products, in sum's dtypes.")
 
 enum class Reduction {
 #define NUMCU_ENUM(name, loop, exact, form, empty, result, summary, returns) name,
@@ -111,9 +109,9 @@ struct ReductionInfo {
 };
 
 constexpr ReductionInfo kReductions[] = {
-#define NUMCU_INFO(name, loop, exact, form, empty, result, summary, returns)                  \
-  {#name,        "numcu." #name, ReduceOp::loop, ReduceOp::exact, Form::form, empty, \
-   Result::result, summary,        returns},
+#define NUMCU_INFO(name, loop, exact, form, empty, result, summary, returns) \
+  {#name, "numcu." #name, ReduceOp::loop, ReduceOp::exact, Form::form,       \
+   empty, Result::result, summary,        returns},
     NUMCU_REDUCTIONS(NUMCU_INFO)
 #undef NUMCU_INFO
 };
@@ -201,7 +199,6 @@ void check_out_shape(const Operand& out, int ndim, const std::int64_t* shape, co
                       shape_str(shape, ndim));
   }
 }
-
 
 py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle dtype_obj,
                        py::handle out_obj, bool keepdims, double ddof, const DeviceRequest& req) {
@@ -479,7 +476,6 @@ PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
 // Docstrings live as long as the module (CPython keeps pointers to them).
 const char* keep(std::string text) { return (new std::string(std::move(text)))->c_str(); }
 
-
 // The dtypes a reduction has a loop for, for its docstring.
 std::string dtypes_line(const ReductionInfo& info) {
   std::string names;
@@ -528,25 +524,24 @@ std::string form_params(Form f) {
 
 void bind_reductions(py::module_& m) {
   py::list reductions;
-#define NUMCU_DEF(name, loop, exact, form, empty, result, summary, returns)                     \
-  {                                                                                            \
-    const ReductionInfo& info = info_of(Reduction::name);                                      \
-    def_fastcall(m, #name, &reduce_entry<Reduction::name, Form::form>,                         \
-                 keep(signature(#name, Form::form) +                                           \
-                      doc(summary, form_params(Form::form).c_str(), returns,                   \
-                          dtypes_line(info).c_str())));                                        \
-    reductions.append(#name);                                                                  \
+#define NUMCU_DEF(name, loop, exact, form, empty, result, summary, returns)                        \
+  {                                                                                                \
+    const ReductionInfo& info = info_of(Reduction::name);                                          \
+    def_fastcall(m, #name, &reduce_entry<Reduction::name, Form::form>,                             \
+                 keep(signature(#name, Form::form) + doc(summary, form_params(Form::form).c_str(), \
+                                                         returns, dtypes_line(info).c_str())));    \
+    reductions.append(#name);                                                                      \
   }
   NUMCU_REDUCTIONS(NUMCU_DEF)
 #undef NUMCU_DEF
   m.attr("reductions") = py::tuple(reductions);
 
   py::list scans;
-#define NUMCU_DEF(name, loop, summary, returns)                                                    \
-  def_fastcall(m, #name, &scan_entry<ScanOp::loop>,                                                \
-               keep(signature(#name, Form::scan) +                                                 \
-                    doc(summary, kScanParams, returns,                                             \
-                        dtypes_line(info_of(Reduction::sum)).c_str())));                           \
+#define NUMCU_DEF(name, loop, summary, returns)                                                \
+  def_fastcall(                                                                                \
+      m, #name, &scan_entry<ScanOp::loop>,                                                     \
+      keep(signature(#name, Form::scan) +                                                      \
+           doc(summary, kScanParams, returns, dtypes_line(info_of(Reduction::sum)).c_str()))); \
   scans.append(#name);
   NUMCU_SCANS(NUMCU_DEF)
 #undef NUMCU_DEF

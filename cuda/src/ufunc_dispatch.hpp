@@ -12,7 +12,7 @@
 
 namespace numcu {
 
-#define NUMCU_DECLARE_UFUNC(e, F, group, doc)                                     \
+#define NUMCU_DECLARE_UFUNC(e, F, group, doc)                                \
   void ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,  \
                      const OpParams& params);                                \
   void ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan, \
@@ -30,7 +30,8 @@ void run_loop(DType loop, const ElementwisePlan<F::arity + 1>& plan, const OpPar
       runner.template run<F, typename F::template out_t<T>, ops::input_t<F, T, I>...>(
           ops::make_op<F>(params), plan);
     } else {
-      throw_type_error(std::string(ufunc_name<F>::fname) + ": no loop for dtype " + dtype_name(loop));
+      throw_type_error(std::string(ufunc_name<F>::fname) + ": no loop for dtype " +
+                       dtype_name(loop));
     }
   });
 }
