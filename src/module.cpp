@@ -89,11 +89,26 @@ const char* const kReturnsDoc =
     "numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is\n"
     "NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.\n";
 
+// The input dtypes a ufunc takes, from its functor: those whose loop (after NumPy's loop
+// search: sqrt of int16 runs on float32) it supports.
+std::string dtypes_line(Ufunc op) {
+  std::string names;
+  int count = 0;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType d = static_cast<DType>(i);
+    if (!ufunc_supports(op, ufunc_loop_dtype(op, d))) continue;
+    names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
+  }
+  return count == kNumDTypes ? "all " + std::to_string(count) + " (" + names + ")" : names;
+}
+
 // The text signature CPython shows, then the docstring.
-std::string ufunc_doc(const UfuncInfo& info, const char* signature, const char* inputs,
+std::string ufunc_doc(Ufunc op, const char* signature, const char* inputs,
                       const char* extra_params) {
-  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" + inputs +
-         " : array_like\n" + kInputsDoc + kOutDoc + extra_params + kWhereDoc + kReturnsDoc;
+  const UfuncInfo& info = ufunc_info(op);
+  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" +
+         inputs + " : array_like\n" + kInputsDoc + "    dtypes: " + dtypes_line(op) + ".\n" +
+         kOutDoc + extra_params + kWhereDoc + kReturnsDoc;
 }
 
 // Docstrings live as long as the module (CPython keeps pointers to them).
@@ -152,14 +167,14 @@ void def_ufunc(py::module_& m) {
                             "(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, "
                             "device=None, stream=None)";
     def_fastcall(m, info.name, &numcu_entry<Op>,
-                 keep(ufunc_doc(info, sig.c_str(), "x1, x2", kNumcuArgsDoc)));
+                 keep(ufunc_doc(Op, sig.c_str(), "x1, x2", kNumcuArgsDoc)));
   } else if constexpr (ufunc_traits<Op>::functor::binding == ops::Binding::numpy) {
     const bool unary = info.arity == 1;
     const std::string sig =
         std::string(info.name) + (unary ? "(x, /, out=None, *, device=None, stream=None)"
                                         : "(x1, x2, /, out=None, *, device=None, stream=None)");
     def_fastcall(m, info.name, &numpy_entry<Op>,
-                 keep(ufunc_doc(info, sig.c_str(), unary ? "x" : "x1, x2", "")));
+                 keep(ufunc_doc(Op, sig.c_str(), unary ? "x" : "x1, x2", "")));
   }
 }
 
