@@ -106,9 +106,9 @@ std::string dtypes_line(Ufunc op) {
 std::string ufunc_doc(Ufunc op, const char* signature, const char* inputs,
                       const char* extra_params) {
   const UfuncInfo& info = ufunc_info(op);
-  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" +
-         inputs + " : array_like\n" + kInputsDoc + "    dtypes: " + dtypes_line(op) + ".\n" +
-         kOutDoc + extra_params + kWhereDoc + kReturnsDoc;
+  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" + inputs +
+         " : array_like\n" + kInputsDoc + "    dtypes: " + dtypes_line(op) + ".\n" + kOutDoc +
+         extra_params + kWhereDoc + kReturnsDoc;
 }
 
 // Docstrings live as long as the module (CPython keeps pointers to them).

@@ -860,108 +860,95 @@ F make_op(const OpParams& params) {
 // `name` is NumPy's (AMYPAD NumCu's for div). `group` names the source file that instantiates
 // its kernels (ufunc_<group>.cu; the CPU files take several groups each): groups of similar
 // cost, so that the cores of a small machine build in parallel. `doc` is the docstring's first
-// line: what it computes (the dtypes it takes follow from the functor's supports<T>). The functor's `binding` trait chooses the
-// Python signature (ops::Binding).
-#define NUMCU_UNARY_OPS(X)                                                                         \
-  X(negative, ::numcu::ops::Negative, arith, "Numerical negative, -x.")      \
-  X(positive, ::numcu::ops::Positive, arith,                                                       \
-    "Numerical positive, +x (a copy).")                                      \
-  X(absolute, ::numcu::ops::Absolute, arith,                                                       \
-    "Absolute value; |z| of complex is real.")                                        \
-  X(sign, ::numcu::ops::Sign, arith,                                                               \
-    "-1, 0 or 1 (NaN stays NaN; z/|z| for complex).")                        \
-  X(reciprocal, ::numcu::ops::Reciprocal, arith,                                                   \
-    "1/x (integer division for integers, 1/0 gives 0).")                              \
-  X(square, ::numcu::ops::Square, arith, "x*x (integers wrap).")                      \
-  X(sqrt, ::numcu::ops::Sqrt, exp,                                                                 \
-    "Square root. Integers compute in the smallest float that holds them.")     \
-  X(cbrt, ::numcu::ops::Cbrt, exp,                                                                 \
-    "Cube root. Integers compute in the smallest float that holds them.")                   \
-  X(logical_not, ::numcu::ops::LogicalNot, logic, "NOT x, as bool.")                  \
-  X(invert, ::numcu::ops::Invert, logic, "Bitwise NOT (logical NOT for bool).") \
-  X(exp, ::numcu::ops::Exp, exp, "e**x.")                                       \
-  X(exp2, ::numcu::ops::Exp2, exp, "2**x.")                                     \
-  X(expm1, ::numcu::ops::Expm1, exp, "e**x - 1, accurate for small x.")         \
-  X(log, ::numcu::ops::Log, log, "Natural logarithm.")                          \
-  X(log2, ::numcu::ops::Log2, log, "Base-2 logarithm.")                         \
-  X(log10, ::numcu::ops::Log10, log, "Base-10 logarithm.")                      \
-  X(log1p, ::numcu::ops::Log1p, log, "log(1 + x), accurate for small x.")       \
-  X(sin, ::numcu::ops::Sin, trig, "Sine.")                                      \
-  X(cos, ::numcu::ops::Cos, trig, "Cosine.")                                    \
-  X(tan, ::numcu::ops::Tan, trig, "Tangent.")                                   \
-  X(arcsin, ::numcu::ops::Arcsin, atrig, "Inverse sine.")                       \
-  X(arccos, ::numcu::ops::Arccos, atrig, "Inverse cosine.")                     \
-  X(arctan, ::numcu::ops::Arctan, atrig, "Inverse tangent.")                    \
-  X(sinh, ::numcu::ops::Sinh, hyp, "Hyperbolic sine.")                          \
-  X(cosh, ::numcu::ops::Cosh, hyp, "Hyperbolic cosine.")                        \
-  X(tanh, ::numcu::ops::Tanh, hyp, "Hyperbolic tangent.")                       \
-  X(arcsinh, ::numcu::ops::Arcsinh, hyp, "Inverse hyperbolic sine.")            \
-  X(arccosh, ::numcu::ops::Arccosh, hyp, "Inverse hyperbolic cosine.")          \
-  X(arctanh, ::numcu::ops::Arctanh, hyp, "Inverse hyperbolic tangent.")         \
-  X(deg2rad, ::numcu::ops::Deg2rad, round, "Degrees to radians.")                           \
-  X(rad2deg, ::numcu::ops::Rad2deg, round, "Radians to degrees.")                           \
-  X(floor, ::numcu::ops::Floor, round,                                                             \
-    "Largest integer <= x; integers stay as they are.")                   \
-  X(ceil, ::numcu::ops::Ceil, round,                                                               \
-    "Smallest integer >= x; integers stay as they are.")                  \
-  X(trunc, ::numcu::ops::Trunc, round,                                                             \
-    "x rounded towards zero; integers stay as they are.")                 \
-  X(rint, ::numcu::ops::Rint, round,                                                               \
-    "x rounded to the nearest integer, halves to even.")                        \
-  X(isnan, ::numcu::ops::IsNan, logic, "Whether x is NaN, as bool.")                  \
-  X(isinf, ::numcu::ops::IsInf, logic, "Whether x is infinite, as bool.")             \
-  X(isfinite, ::numcu::ops::IsFinite, logic, "Whether x is finite, as bool.")         \
-  X(signbit, ::numcu::ops::SignBit, logic,                                                         \
-    "Whether the sign bit is set, as bool.")
+// line: what it computes (the dtypes it takes follow from the functor's supports<T>). The functor's
+// `binding` trait chooses the Python signature (ops::Binding).
+#define NUMCU_UNARY_OPS(X)                                                                   \
+  X(negative, ::numcu::ops::Negative, arith, "Numerical negative, -x.")                      \
+  X(positive, ::numcu::ops::Positive, arith, "Numerical positive, +x (a copy).")             \
+  X(absolute, ::numcu::ops::Absolute, arith, "Absolute value; |z| of complex is real.")      \
+  X(sign, ::numcu::ops::Sign, arith, "-1, 0 or 1 (NaN stays NaN; z/|z| for complex).")       \
+  X(reciprocal, ::numcu::ops::Reciprocal, arith,                                             \
+    "1/x (integer division for integers, 1/0 gives 0).")                                     \
+  X(square, ::numcu::ops::Square, arith, "x*x (integers wrap).")                             \
+  X(sqrt, ::numcu::ops::Sqrt, exp,                                                           \
+    "Square root. Integers compute in the smallest float that holds them.")                  \
+  X(cbrt, ::numcu::ops::Cbrt, exp,                                                           \
+    "Cube root. Integers compute in the smallest float that holds them.")                    \
+  X(logical_not, ::numcu::ops::LogicalNot, logic, "NOT x, as bool.")                         \
+  X(invert, ::numcu::ops::Invert, logic, "Bitwise NOT (logical NOT for bool).")              \
+  X(exp, ::numcu::ops::Exp, exp, "e**x.")                                                    \
+  X(exp2, ::numcu::ops::Exp2, exp, "2**x.")                                                  \
+  X(expm1, ::numcu::ops::Expm1, exp, "e**x - 1, accurate for small x.")                      \
+  X(log, ::numcu::ops::Log, log, "Natural logarithm.")                                       \
+  X(log2, ::numcu::ops::Log2, log, "Base-2 logarithm.")                                      \
+  X(log10, ::numcu::ops::Log10, log, "Base-10 logarithm.")                                   \
+  X(log1p, ::numcu::ops::Log1p, log, "log(1 + x), accurate for small x.")                    \
+  X(sin, ::numcu::ops::Sin, trig, "Sine.")                                                   \
+  X(cos, ::numcu::ops::Cos, trig, "Cosine.")                                                 \
+  X(tan, ::numcu::ops::Tan, trig, "Tangent.")                                                \
+  X(arcsin, ::numcu::ops::Arcsin, atrig, "Inverse sine.")                                    \
+  X(arccos, ::numcu::ops::Arccos, atrig, "Inverse cosine.")                                  \
+  X(arctan, ::numcu::ops::Arctan, atrig, "Inverse tangent.")                                 \
+  X(sinh, ::numcu::ops::Sinh, hyp, "Hyperbolic sine.")                                       \
+  X(cosh, ::numcu::ops::Cosh, hyp, "Hyperbolic cosine.")                                     \
+  X(tanh, ::numcu::ops::Tanh, hyp, "Hyperbolic tangent.")                                    \
+  X(arcsinh, ::numcu::ops::Arcsinh, hyp, "Inverse hyperbolic sine.")                         \
+  X(arccosh, ::numcu::ops::Arccosh, hyp, "Inverse hyperbolic cosine.")                       \
+  X(arctanh, ::numcu::ops::Arctanh, hyp, "Inverse hyperbolic tangent.")                      \
+  X(deg2rad, ::numcu::ops::Deg2rad, round, "Degrees to radians.")                            \
+  X(rad2deg, ::numcu::ops::Rad2deg, round, "Radians to degrees.")                            \
+  X(floor, ::numcu::ops::Floor, round, "Largest integer <= x; integers stay as they are.")   \
+  X(ceil, ::numcu::ops::Ceil, round, "Smallest integer >= x; integers stay as they are.")    \
+  X(trunc, ::numcu::ops::Trunc, round, "x rounded towards zero; integers stay as they are.") \
+  X(rint, ::numcu::ops::Rint, round, "x rounded to the nearest integer, halves to even.")    \
+  X(isnan, ::numcu::ops::IsNan, logic, "Whether x is NaN, as bool.")                         \
+  X(isinf, ::numcu::ops::IsInf, logic, "Whether x is infinite, as bool.")                    \
+  X(isfinite, ::numcu::ops::IsFinite, logic, "Whether x is finite, as bool.")                \
+  X(signbit, ::numcu::ops::SignBit, logic, "Whether the sign bit is set, as bool.")
 
-#define NUMCU_BINARY_OPS(X)                                                                       \
-  X(add, ::numcu::ops::Add, addsub,                                                               \
-    "Addition x1 + x2 (integers wrap; logical OR for bool).")                        \
-  X(subtract, ::numcu::ops::Subtract, addsub,                                                     \
-    "Subtraction x1 - x2 (integers wrap).")                                 \
-  X(multiply, ::numcu::ops::Multiply, muldiv,                                                     \
-    "Multiplication x1 * x2 (integers wrap; logical AND for bool).")                 \
-  X(divide, ::numcu::ops::Divide, muldiv,                                                         \
-    "True division x1 / x2. Integers and bool divide in float64.")             \
-  X(div, ::numcu::ops::DivDefault, muldiv,                                                        \
-    "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is.")                                                       \
-  X(floor_divide, ::numcu::ops::FloorDivide, intdiv,                                              \
-    "Floor division x1 // x2, Python's signs; integer x // 0 gives 0.")  \
-  X(remainder, ::numcu::ops::Remainder, intdiv,                                                   \
-    "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.")    \
-  X(power, ::numcu::ops::Power, intdiv,                                                           \
-    "x1 ** x2; integers wrap, and negative integer exponents raise ValueError.")     \
-  X(maximum, ::numcu::ops::Maximum, minmax, "Elementwise maximum; NaN propagates.")  \
-  X(minimum, ::numcu::ops::Minimum, minmax, "Elementwise minimum; NaN propagates.")  \
-  X(fmax, ::numcu::ops::Fmax, minmax, "Elementwise maximum ignoring NaN.")           \
-  X(fmin, ::numcu::ops::Fmin, minmax, "Elementwise minimum ignoring NaN.")           \
-  X(equal, ::numcu::ops::Equal, compare, "x1 == x2, as bool.")                       \
-  X(not_equal, ::numcu::ops::NotEqual, compare, "x1 != x2, as bool.")                \
-  X(less, ::numcu::ops::Less, compare, "x1 < x2, as bool (complex: lexicographic).") \
-  X(less_equal, ::numcu::ops::LessEqual, compare,                                                 \
-    "x1 <= x2, as bool (complex: lexicographic).")                                   \
-  X(greater, ::numcu::ops::Greater, compare,                                                      \
-    "x1 > x2, as bool (complex: lexicographic).")                                    \
-  X(greater_equal, ::numcu::ops::GreaterEqual, compare,                                           \
-    "x1 >= x2, as bool (complex: lexicographic).")                                   \
-  X(logical_and, ::numcu::ops::LogicalAnd, logic, "x1 AND x2, as bool.")             \
-  X(logical_or, ::numcu::ops::LogicalOr, logic, "x1 OR x2, as bool.")                \
-  X(logical_xor, ::numcu::ops::LogicalXor, logic, "x1 XOR x2, as bool.")             \
-  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic, "Bitwise AND.")              \
-  X(bitwise_or, ::numcu::ops::BitwiseOr, logic, "Bitwise OR.")                 \
-  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic, "Bitwise XOR.")              \
-  X(left_shift, ::numcu::ops::LeftShift, logic,                                                   \
-    "x1 << x2; shifts by the bit width or more give 0.")                                \
-  X(right_shift, ::numcu::ops::RightShift, logic,                                                 \
-    "x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.")  \
-  X(logaddexp, ::numcu::ops::Logaddexp, log, "log(exp(x1) + exp(x2)) without overflow.")   \
-  X(arctan2, ::numcu::ops::Arctan2, atrig,                                                        \
-    "The angle of the point (x2, x1), quadrant-aware.")                                    \
-  X(hypot, ::numcu::ops::Hypot, trig, "sqrt(x1**2 + x2**2) without overflow.")             \
+#define NUMCU_BINARY_OPS(X)                                                                      \
+  X(add, ::numcu::ops::Add, addsub, "Addition x1 + x2 (integers wrap; logical OR for bool).")    \
+  X(subtract, ::numcu::ops::Subtract, addsub, "Subtraction x1 - x2 (integers wrap).")            \
+  X(multiply, ::numcu::ops::Multiply, muldiv,                                                    \
+    "Multiplication x1 * x2 (integers wrap; logical AND for bool).")                             \
+  X(divide, ::numcu::ops::Divide, muldiv,                                                        \
+    "True division x1 / x2. Integers and bool divide in float64.")                               \
+  X(div, ::numcu::ops::DivDefault, muldiv,                                                       \
+    "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is.")             \
+  X(floor_divide, ::numcu::ops::FloorDivide, intdiv,                                             \
+    "Floor division x1 // x2, Python's signs; integer x // 0 gives 0.")                          \
+  X(remainder, ::numcu::ops::Remainder, intdiv,                                                  \
+    "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.")                            \
+  X(power, ::numcu::ops::Power, intdiv,                                                          \
+    "x1 ** x2; integers wrap, and negative integer exponents raise ValueError.")                 \
+  X(maximum, ::numcu::ops::Maximum, minmax, "Elementwise maximum; NaN propagates.")              \
+  X(minimum, ::numcu::ops::Minimum, minmax, "Elementwise minimum; NaN propagates.")              \
+  X(fmax, ::numcu::ops::Fmax, minmax, "Elementwise maximum ignoring NaN.")                       \
+  X(fmin, ::numcu::ops::Fmin, minmax, "Elementwise minimum ignoring NaN.")                       \
+  X(equal, ::numcu::ops::Equal, compare, "x1 == x2, as bool.")                                   \
+  X(not_equal, ::numcu::ops::NotEqual, compare, "x1 != x2, as bool.")                            \
+  X(less, ::numcu::ops::Less, compare, "x1 < x2, as bool (complex: lexicographic).")             \
+  X(less_equal, ::numcu::ops::LessEqual, compare, "x1 <= x2, as bool (complex: lexicographic).") \
+  X(greater, ::numcu::ops::Greater, compare, "x1 > x2, as bool (complex: lexicographic).")       \
+  X(greater_equal, ::numcu::ops::GreaterEqual, compare,                                          \
+    "x1 >= x2, as bool (complex: lexicographic).")                                               \
+  X(logical_and, ::numcu::ops::LogicalAnd, logic, "x1 AND x2, as bool.")                         \
+  X(logical_or, ::numcu::ops::LogicalOr, logic, "x1 OR x2, as bool.")                            \
+  X(logical_xor, ::numcu::ops::LogicalXor, logic, "x1 XOR x2, as bool.")                         \
+  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic, "Bitwise AND.")                                \
+  X(bitwise_or, ::numcu::ops::BitwiseOr, logic, "Bitwise OR.")                                   \
+  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic, "Bitwise XOR.")                                \
+  X(left_shift, ::numcu::ops::LeftShift, logic,                                                  \
+    "x1 << x2; shifts by the bit width or more give 0.")                                         \
+  X(right_shift, ::numcu::ops::RightShift, logic,                                                \
+    "x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.")           \
+  X(logaddexp, ::numcu::ops::Logaddexp, log, "log(exp(x1) + exp(x2)) without overflow.")         \
+  X(arctan2, ::numcu::ops::Arctan2, atrig, "The angle of the point (x2, x1), quadrant-aware.")   \
+  X(hypot, ::numcu::ops::Hypot, trig, "sqrt(x1**2 + x2**2) without overflow.")                   \
   X(copysign, ::numcu::ops::Copysign, round, "x1 with the sign of x2.")
 
-#define NUMCU_TERNARY_OPS(X)                                                 \
-  X(where, ::numcu::ops::Where, select,                                      \
+#define NUMCU_TERNARY_OPS(X)                                    \
+  X(where, ::numcu::ops::Where, select,                         \
     "Elements of x1 where condition is true, of x2 elsewhere.") \
   X(clip, ::numcu::ops::Clip, select, "a limited to [a_min, a_max], NaN propagating.")
 
