@@ -782,6 +782,7 @@ NUMCU_HD T hypot_(T a, T b) {
 NUMCU_FLOAT_BINARY(Arctan2, m::atan2(a, b))
 NUMCU_FLOAT_BINARY(Hypot, hypot_(a, b))
 NUMCU_FLOAT_BINARY(Copysign, m::copysign(a, b))
+NUMCU_FLOAT_BINARY(Heaviside, (a < T(0)) ? T(0) : (a > T(0)) ? T(1) : (a == T(0)) ? b : a)
 #undef NUMCU_FLOAT_BINARY
 
 // log(exp(a) + exp(b)) without overflow, as NumPy computes it (equal infinities stay).
@@ -945,7 +946,9 @@ F make_op(const OpParams& params) {
   X(logaddexp, ::numcu::ops::Logaddexp, log, "log(exp(x1) + exp(x2)) without overflow.")         \
   X(arctan2, ::numcu::ops::Arctan2, atrig, "The angle of the point (x2, x1), quadrant-aware.")   \
   X(hypot, ::numcu::ops::Hypot, trig, "sqrt(x1**2 + x2**2) without overflow.")                   \
-  X(copysign, ::numcu::ops::Copysign, round, "x1 with the sign of x2.")
+  X(copysign, ::numcu::ops::Copysign, round, "x1 with the sign of x2.")                          \
+  X(heaviside, ::numcu::ops::Heaviside, round,                                                   \
+    "Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.")
 
 #define NUMCU_TERNARY_OPS(X)                                    \
   X(where, ::numcu::ops::Where, select,                         \
