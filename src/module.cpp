@@ -99,7 +99,7 @@ std::string dtypes_line(Ufunc op) {
     if (!ufunc_supports(op, ufunc_loop_dtype(op, d))) continue;
     names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
   }
-  return count == kNumDTypes ? "all " + std::to_string(count) + " (" + names + ")" : names;
+  return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes" : names;
 }
 
 // The text signature CPython shows, then the docstring.

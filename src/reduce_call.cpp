@@ -485,7 +485,7 @@ std::string dtypes_line(const ReductionInfo& info) {
     if (!reduce_supports(is_inexact(d) ? info.op : info.op_exact, d)) continue;
     names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
   }
-  return count == kNumDTypes ? "all " + std::to_string(count) + " (" + names + ")." : names + ".";
+  return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes." : names + ".";
 }
 
 const char* const kScanParams =
