@@ -44,7 +44,7 @@ std::string shapes_str(const Call& call) {
 // scalar among them stands for the dtype NEP 50 gives it against the others, so 2.5 with an
 // int8 array or 3 with a bool array runs on float64, as in NumPy, and 3 with int8 on float16.
 UfuncTypes ufunc_types(Ufunc op, const UfuncInfo& info, const Call& call) {
-  const int nin = call.inputs();
+  const int nin = std::min(call.inputs(), Call::kMaxInputs);
   const int first = info.condition_first ? 1 : 0;
   Typed given[Call::kMaxInputs], typed[Call::kMaxInputs];
   for (int i = first; i < nin; ++i) given[i] = Typed{call.input(i).view.dtype, call.input(i).weak};

@@ -19,12 +19,14 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
 #include <utility>
 
 #include "arguments.hpp"
 #include "execution.hpp"
 #include "intake.hpp"
 #include "numcu/array_view.hpp"
+#include "numcu/errors.hpp"
 
 namespace numcu::python {
 
@@ -43,6 +45,7 @@ class Call {
 
   // --- intake
   Operand& input(py::handle obj) {
+    if (nin_ == kMaxInputs) throw_type_error(std::string(fname_) + ": too many inputs");
     Operand& x = in_[nin_++];
     x = intake(obj, fname_);
     return x;
