@@ -122,9 +122,6 @@ Exec place_assignment(const char* fname, const Operand* const* operands, int cou
 void fill_view(const ArrayView& dst, const std::shared_ptr<DeviceAllocation>& allocation,
                py::handle value, const char* fname) {
   const Operand x = scalar_operand(value, fname);
-  // NumPy converts the value only when there is an element to write: an empty target takes
-  // any value.
-  if (dst.size() == 0) return;
   check_weak_int(x, dst.dtype, fname);
   const Operand target = destination_operand(dst, allocation);
   const Operand* operands[1] = {&target};
