@@ -9,6 +9,12 @@
 namespace numcu::python {
 
 Stream stream_from_python(py::handle stream, const char* fname) {
+  Stream own;
+  if (numcu_stream_handle(stream, &own)) {
+    const auto h = reinterpret_cast<std::uintptr_t>(own);
+    if (h == 0 || h == 2) return own;           // the legacy and per-thread default streams
+    return foreign_stream(h, fname, "stream");  // numcu's own: one lookup
+  }
   py::object handle;
   if (PyLong_Check(stream.ptr())) {
     handle = py::reinterpret_borrow<py::object>(stream);

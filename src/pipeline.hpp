@@ -47,7 +47,7 @@ class Call {
   Operand& input(py::handle obj) {
     if (nin_ == kMaxInputs) throw_type_error(std::string(fname_) + ": too many inputs");
     Operand& x = in_[nin_++];
-    x = intake(obj, fname_);
+    intake_into(x, obj, fname_);
     return x;
   }
   // A Python scalar taken as a 0-d host array over its own value (reductions and scans take
@@ -60,7 +60,7 @@ class Call {
   void output(py::handle obj) {
     if (obj.is_none()) return;
     out_obj_ = obj;
-    out_ = intake(obj, fname_, Role::output);
+    intake_into(out_, obj, fname_, Role::output);
     has_out_ = true;
   }
   bool has_out() const { return has_out_; }
