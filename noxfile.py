@@ -97,6 +97,21 @@ def sanitize(session: nox.Session) -> None:
     session.run("python", "tests/sanitize.py", *session.posargs)
 
 
+@nox.session
+def stubs(session: nox.Session) -> None:
+    """Regenerate the type stubs (numcu/**/*.pyi) from a fresh build of the module; commit them.
+
+    The stubs do not depend on CUDA, so a CPU-only build makes them. ``nox -s stubs --no-venv``
+    uses the numcu and pybind11-stubgen already installed; ``nox -s stubs -- --check`` only
+    compares, as tests/test_stubs.py does.
+    """
+    if session.venv_backend != "none":
+        session.install(
+            "-Cbuild-dir=build/nox-stubs/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
+        )
+    session.run("python", "tools/stubgen.py", *session.posargs)
+
+
 @nox.session(reuse_venv=True)
 def dev(session: nox.Session) -> None:
     """Editable install in build/dev, with compile_commands.json for editors and clangd."""
