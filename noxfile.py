@@ -61,7 +61,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     sources = sorted(
         str(path)
-        for folder in ("cuda", "src")
+        for folder in ("cuda", "src", "tests")
         for path in Path(folder).rglob("*")
         if path.suffix in CXX_SUFFIXES
     )

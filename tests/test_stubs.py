@@ -5,9 +5,9 @@ Specification:
   numcu, numcu.cuda and numcu._core (with its cuda submodule);
 - the committed stubs are exactly what ``tools/stubgen.py`` generates from the installed module
   (regenerate them with ``nox -s stubs``); skipped without pybind11-stubgen;
-- ``mypy --strict`` accepts tests/typing/uses_numcu.py (creation, ufuncs, reductions, asnumpy,
+- ``mypy --strict`` accepts tests/typecheck/uses_numcu.py (creation, ufuncs, reductions, asnumpy,
   numcu.cuda's devices, streams and errors) and rejects every call in
-  tests/typing/misuses_numcu.py with the error code its ``# error:`` comment names, and no
+  tests/typecheck/misuses_numcu.py with the error code its ``# error:`` comment names, and no
   other; skipped without mypy.
 """
 
@@ -25,7 +25,7 @@ import pytest
 import numcu
 
 ROOT = Path(__file__).resolve().parent.parent
-TYPING = Path(__file__).resolve().parent / "typing"
+TYPECHECK = Path(__file__).resolve().parent / "typecheck"
 # The installed package (tests may import numcu from the source folder, _core never).
 INSTALLED = Path(numcu._core.__file__).parent
 
@@ -63,10 +63,10 @@ def test_mypy_accepts_typed_use_and_rejects_misuse(tmp_path):
     pytest.importorskip("mypy")
     # Checked from a folder of their own, so that mypy sees the installed numcu, stubs and all.
     for name in ("uses_numcu.py", "misuses_numcu.py"):
-        shutil.copy(TYPING / name, tmp_path / name)
+        shutil.copy(TYPECHECK / name, tmp_path / name)
     expected = {
         (number, code)
-        for number, line in enumerate((TYPING / "misuses_numcu.py").read_text().splitlines(), 1)
+        for number, line in enumerate((TYPECHECK / "misuses_numcu.py").read_text().splitlines(), 1)
         for code in re.findall(r"# error: ([a-z-]+)", line)
     }
     env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "MYPY_CONFIG_FILE_DIR")}
