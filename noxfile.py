@@ -130,6 +130,7 @@ def wheel(session: nox.Session) -> None:
     The wheel is built for the default architecture list even on a machine with a GPU (where a
     plain build would compile for that GPU only): every kernel compiles once per architecture,
     which takes long. ``NUMCU_CUDA_ARCHITECTURES=90 nox -s wheel`` builds one, as a quick check.
+    ``nox -s wheel --no-venv`` builds with the build requirements already installed (offline).
     """
     archs = os.environ.get(ARCHS_ENV, "").strip() or default_cuda_architectures()
     session.log("CUDA architectures: %s", archs)
@@ -142,6 +143,7 @@ def wheel(session: nox.Session) -> None:
         "pip",
         "wheel",
         "--no-deps",
+        *(["--no-build-isolation"] if session.venv_backend == "none" else []),
         "--wheel-dir",
         "dist",
         f"-Cbuild-dir={build_dir}/{{wheel_tag}}",
