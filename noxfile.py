@@ -7,6 +7,8 @@ architectures only, which is much faster than the default list.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 from pathlib import Path
 
 import nox
@@ -59,7 +61,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     sources = sorted(
         str(path)
-        for folder in ("cuda", "src")
+        for folder in ("cuda", "src", "tests")
         for path in Path(folder).rglob("*")
         if path.suffix in CXX_SUFFIXES
     )
@@ -95,6 +97,62 @@ def sanitize(session: nox.Session) -> None:
     if session.venv_backend != "none":
         session.install(*build_args("build/nox-sanitize"), ".[test]")
     session.run("python", "tests/sanitize.py", *session.posargs)
+
+
+@nox.session
+def stubs(session: nox.Session) -> None:
+    """Regenerate the type stubs (numcu/**/*.pyi) from a fresh build of the module; commit them.
+
+    The stubs do not depend on CUDA, so a CPU-only build makes them. ``nox -s stubs --no-venv``
+    uses the numcu and pybind11-stubgen already installed; ``nox -s stubs -- --check`` only
+    compares, as tests/test_stubs.py does.
+    """
+    if session.venv_backend != "none":
+        session.install(
+            "-Cbuild-dir=build/nox-stubs/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
+        )
+    session.run("python", "tools/stubgen.py", *session.posargs)
+
+
+def default_cuda_architectures() -> str:
+    """The architecture list CMakeLists.txt builds where no GPU is found."""
+    text = Path("CMakeLists.txt").read_text()
+    match = re.search(r'set\(NUMCU_DEFAULT_CUDA_ARCHITECTURES\s+"([^"]+)"\)', text)
+    if match is None:
+        raise RuntimeError("CMakeLists.txt no longer sets NUMCU_DEFAULT_CUDA_ARCHITECTURES")
+    return match.group(1)
+
+
+@nox.session
+def wheel(session: nox.Session) -> None:
+    """Build the release wheel into dist/, then report its size and check its contents.
+
+    The wheel is built for the default architecture list even on a machine with a GPU (where a
+    plain build would compile for that GPU only): every kernel compiles once per architecture,
+    which takes long. ``NUMCU_CUDA_ARCHITECTURES=90 nox -s wheel`` builds one, as a quick check.
+    ``nox -s wheel --no-venv`` builds with the build requirements already installed (offline).
+    """
+    archs = os.environ.get(ARCHS_ENV, "").strip() or default_cuda_architectures()
+    session.log("CUDA architectures: %s", archs)
+    if shutil.which("nvcc") is None:
+        session.warn("nvcc is not on PATH: this wheel will be CPU-only")
+    build_dir = "build/nox-wheel-" + archs.replace(";", "_")
+    session.run(
+        "python",
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        *(["--no-build-isolation"] if session.venv_backend == "none" else []),
+        "--wheel-dir",
+        "dist",
+        f"-Cbuild-dir={build_dir}/{{wheel_tag}}",
+        f"-Ccmake.define.CMAKE_CUDA_ARCHITECTURES={archs}",
+        ".",
+    )
+    # pip rewrites the wheel even when one of the same name is there: the newest is this one.
+    built = max(Path("dist").glob("numcu-*.whl"), key=lambda path: path.stat().st_mtime)
+    session.run("python", "tools/wheel_report.py", str(built))
 
 
 @nox.session(reuse_venv=True)
