@@ -111,7 +111,7 @@ def stubs(session: nox.Session) -> None:
         session.install(
             "-Cbuild-dir=build/nox-stubs/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
         )
-    session.run("python", "tools/stubgen.py", *session.posargs)
+    session.run("python", ".ci/stubgen.py", *session.posargs)
 
 
 def default_cuda_architectures() -> str:
@@ -152,7 +152,7 @@ def wheel(session: nox.Session) -> None:
     )
     # pip rewrites the wheel even when one of the same name is there: the newest is this one.
     built = max(Path("dist").glob("numcu-*.whl"), key=lambda path: path.stat().st_mtime)
-    session.run("python", "tools/wheel_report.py", str(built))
+    session.run("python", ".ci/wheel_report.py", str(built))
 
 
 @nox.session(reuse_venv=True)

@@ -1,6 +1,6 @@
 """The installed distribution holds what numcu's wheel must ship.
 
-Specification (the list is tools/wheel_report.py's, which ``nox -s wheel`` checks a wheel
+Specification (the list is .ci/wheel_report.py's, which ``nox -s wheel`` checks a wheel
 against, derived from the source tree):
 - the distribution's RECORD lists the compiled module, every Python file and committed stub of
   numcu/, ``py.typed``, every header of cuda/include/numcu, numcuConfig.cmake and
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / ".ci"))
 from wheel_report import required_members  # noqa: E402
 
 

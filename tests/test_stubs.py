@@ -3,7 +3,7 @@
 Specification:
 - the installed package is typed (PEP 561): it carries ``py.typed`` and a ``.pyi`` stub for
   numcu, numcu.cuda and numcu._core (with its cuda submodule);
-- the committed stubs are exactly what ``tools/stubgen.py`` generates from the installed module
+- the committed stubs are exactly what ``.ci/stubgen.py`` generates from the installed module
   (regenerate them with ``nox -s stubs``); skipped without pybind11-stubgen;
 - ``mypy --strict`` accepts tests/typecheck/uses_numcu.py (creation, ufuncs, reductions, asnumpy,
   numcu.cuda's devices, streams and errors) and rejects every call in
@@ -42,7 +42,7 @@ def test_committed_stubs_are_what_the_module_generates():
     pytest.importorskip("pybind11_stubgen")
 
     completed = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "stubgen.py"), "--check"],
+        [sys.executable, str(ROOT / ".ci" / "stubgen.py"), "--check"],
         capture_output=True,
         text=True,
         timeout=300,

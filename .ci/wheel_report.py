@@ -1,6 +1,6 @@
 """Report a numcu wheel's size and check that it holds what the package must ship.
 
-``python tools/wheel_report.py dist/numcu-*.whl`` prints the wheel's size, the compiled module's
+``python .ci/wheel_report.py dist/numcu-*.whl`` prints the wheel's size, the compiled module's
 size, and what is missing: the compiled module, the Python files, every header of
 cuda/include/numcu, the CMake package files, every committed stub, ``py.typed``, and the
 LICENSE file when the source tree has one. Exits with status 1 if anything is missing.

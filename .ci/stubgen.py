@@ -1,7 +1,7 @@
 """Generate numcu's type stubs (``.pyi``) from the installed module, or check the committed ones.
 
-``python tools/stubgen.py`` rewrites the stubs in numcu/ from the numcu that Python imports
-(build and install it first; ``nox -s stubs`` does both). ``python tools/stubgen.py --check``
+``python .ci/stubgen.py`` rewrites the stubs in numcu/ from the numcu that Python imports
+(build and install it first; ``nox -s stubs`` does both). ``python .ci/stubgen.py --check``
 writes nothing and exits with status 1, showing the difference, when the committed stubs are not
 what the installed module generates.
 
