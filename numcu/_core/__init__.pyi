@@ -4,7 +4,7 @@ numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
 from __future__ import annotations
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'greater', 'greater_equal', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'remainder', 'right_shift', 'rint', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'trunc', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -211,21 +211,23 @@ class ndarray:
         """
 def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Absolute value; |z| of complex is real. Every dtype.
+    Absolute value; |z| of complex is real.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -234,15 +236,15 @@ def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
     """
 def add(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise addition with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
-    scalars are weak), any strides.
+    Addition x1 + x2 (integers wrap; logical OR for bool).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars. Every NumPy
-        numeric dtype: bool, int8-64, uint8-64, float16/32/64, complex64/128.
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -251,10 +253,14 @@ def add(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typin
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
-    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
 def all(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -265,7 +271,7 @@ def all(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -297,7 +303,7 @@ def any(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -346,21 +352,23 @@ def arange(start: typing.Any, stop: typing.Any = None, step: typing.Any = None, 
     """
 def arccos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Inverse cosine. Float and complex.
+    Inverse cosine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -369,21 +377,23 @@ def arccos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
     """
 def arccosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Inverse hyperbolic cosine. Float and complex.
+    Inverse hyperbolic cosine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -392,21 +402,23 @@ def arccosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
     """
 def arcsin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Inverse sine. Float and complex.
+    Inverse sine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -415,21 +427,23 @@ def arcsin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
     """
 def arcsinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Inverse hyperbolic sine. Float and complex.
+    Inverse hyperbolic sine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -438,21 +452,23 @@ def arcsinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
     """
 def arctan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Inverse tangent. Float and complex.
+    Inverse tangent.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -461,21 +477,23 @@ def arctan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
     """
 def arctan2(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    The angle of the point (x2, x1), quadrant-aware. Float.
+    The angle of the point (x2, x1), quadrant-aware.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -484,21 +502,23 @@ def arctan2(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
     """
 def arctanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Inverse hyperbolic tangent. Float and complex.
+    Inverse hyperbolic tangent.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -514,7 +534,7 @@ def argmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
@@ -546,7 +566,7 @@ def argmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
@@ -610,30 +630,33 @@ def asnumpy(a: typing.Any, out: typing.Any = None, stream: typing.Any = None, bl
         Wait for the copy (default). False returns once it is queued: synchronise the stream before
         reading `out` (a copy into pageable memory is complete on return regardless).
     """
-def astype(x: typing.Any, dtype: typing.Any) -> typing.Any:
+def astype(x: typing.Any, dtype: typing.Any, /, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     `x` converted to `dtype`, between any two of numcu's dtypes, as NumPy's astype (unsafe
     casting: complex to real keeps the real part, floats to integers truncate).
     
-    Host arrays give a NumPy array (cast on the host); device arrays a numcu.ndarray on their GPU.
+    Host arrays give a NumPy array (cast on the host); device arrays a numcu.ndarray on their
+    GPU, queued on `stream` (by default the current one).
     """
 def bitwise_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Bitwise AND. bool and integers.
+    Bitwise AND.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -642,21 +665,23 @@ def bitwise_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
     """
 def bitwise_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Bitwise OR. bool and integers.
+    Bitwise OR.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -665,21 +690,23 @@ def bitwise_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
     """
 def bitwise_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Bitwise XOR. bool and integers.
+    Bitwise XOR.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -692,21 +719,23 @@ def build_info() -> dict:
     """
 def cbrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Cube root. Float; integers compute in the smallest float that holds them.
+    Cube root. Integers compute in the smallest float that holds them.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -715,49 +744,54 @@ def cbrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def ceil(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Smallest integer >= x; integers stay as they are. Every dtype but complex.
+    Smallest integer >= x; integers stay as they are.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
-def clip(a: typing.Any, a_min: typing.Any, a_max: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None) -> typing.Any:
+def clip(a: typing.Any, a_min: typing.Any, a_max: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    `a` limited to [a_min, a_max]: minimum(maximum(a, a_min), a_max), NaN propagating as NumPy's
-    clip. Either bound may be None. Every dtype. Inputs, `out` and `device` as numcu.add.
+    `a` limited to [a_min, a_max]: minimum(maximum(a, a_min), a_max), NaN propagating as
+    NumPy's clip. Either bound may be None. Every dtype. Inputs, `out`, `device` and `stream`
+    as numcu.add.
     """
 def copysign(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 with the sign of x2. Float.
+    x1 with the sign of x2.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -766,21 +800,23 @@ def copysign(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devic
     """
 def cos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Cosine. Float and complex.
+    Cosine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -789,21 +825,23 @@ def cos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
     """
 def cosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Hyperbolic cosine. Float and complex.
+    Hyperbolic cosine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -819,7 +857,7 @@ def count_nonzero(a: typing.Any, axis: typing.Any = None, *, keepdims: typing.An
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     keepdims : bool, optional
@@ -848,7 +886,7 @@ def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None or int, optional
         The axis to scan along; None scans the flattened array.
     dtype : dtype, optional
@@ -879,7 +917,7 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None or int, optional
         The axis to scan along; None scans the flattened array.
     dtype : dtype, optional
@@ -903,21 +941,23 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     """
 def deg2rad(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Degrees to radians. Float.
+    Degrees to radians.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -932,15 +972,15 @@ def div(numerator: typing.Any, divisor: typing.Any, /, default: typing.Any = 3.4
     """
 def divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise true division with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
-    scalars are weak), any strides.
+    True division x1 / x2. Integers and bool divide in float64.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars. Every NumPy
-        numeric dtype: bool, int8-64, uint8-64, float16/32/64, complex64/128.
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -949,10 +989,14 @@ def divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: ty
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
-    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
 def empty(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
     """
@@ -999,21 +1043,23 @@ def empty_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     """
 def equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 == x2, as bool. Every dtype.
+    x1 == x2, as bool.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1022,21 +1068,23 @@ def equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
     """
 def exp(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    e**x. Float and complex.
+    e**x.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1045,21 +1093,23 @@ def exp(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
     """
 def exp2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    2**x. Float and complex.
+    2**x.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1068,21 +1118,23 @@ def exp2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def expm1(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    e**x - 1, accurate for small x. Float and complex.
+    e**x - 1, accurate for small x.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1091,21 +1143,23 @@ def expm1(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
     """
 def floor(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Largest integer <= x; integers stay as they are. Every dtype but complex.
+    Largest integer <= x; integers stay as they are.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1114,21 +1168,23 @@ def floor(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
     """
 def floor_divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Floor division x1 // x2, Python's signs; integer x // 0 gives 0. Every dtype but complex.
+    Floor division x1 // x2, Python's signs; integer x // 0 gives 0.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1137,21 +1193,23 @@ def floor_divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, d
     """
 def fmax(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise maximum ignoring NaN. Every dtype.
+    Elementwise maximum ignoring NaN.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1160,21 +1218,23 @@ def fmax(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
     """
 def fmin(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise minimum ignoring NaN. Every dtype.
+    Elementwise minimum ignoring NaN.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1232,21 +1292,23 @@ def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, s
     """
 def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 > x2, as bool (complex: lexicographic). Every dtype.
+    x1 > x2, as bool (complex: lexicographic).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1255,21 +1317,48 @@ def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
     """
 def greater_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 >= x2, as bool (complex: lexicographic). Every dtype.
+    x1 >= x2, as bool (complex: lexicographic).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def heaviside(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1278,21 +1367,23 @@ def greater_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, 
     """
 def hypot(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    sqrt(x1**2 + x2**2) without overflow. Float.
+    sqrt(x1**2 + x2**2) without overflow.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1301,21 +1392,23 @@ def hypot(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
     """
 def invert(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Bitwise NOT (logical NOT for bool). bool and integers.
+    Bitwise NOT (logical NOT for bool).
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1324,21 +1417,23 @@ def invert(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
     """
 def isfinite(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Whether x is finite, as bool. Every dtype.
+    Whether x is finite, as bool.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1347,21 +1442,23 @@ def isfinite(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
     """
 def isinf(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Whether x is infinite, as bool. Every dtype.
+    Whether x is infinite, as bool.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1370,21 +1467,23 @@ def isinf(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
     """
 def isnan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Whether x is NaN, as bool. Every dtype.
+    Whether x is NaN, as bool.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1393,21 +1492,23 @@ def isnan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
     """
 def left_shift(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 << x2; shifts by the bit width or more give 0. Integers.
+    x1 << x2; shifts by the bit width or more give 0.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1416,21 +1517,23 @@ def left_shift(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
     """
 def less(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 < x2, as bool (complex: lexicographic). Every dtype.
+    x1 < x2, as bool (complex: lexicographic).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1439,21 +1542,23 @@ def less(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
     """
 def less_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 <= x2, as bool (complex: lexicographic). Every dtype.
+    x1 <= x2, as bool (complex: lexicographic).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1489,21 +1594,23 @@ def linspace(start: typing.Any, stop: typing.Any, num: typing.Any = 50, endpoint
     """
 def log(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Natural logarithm. Float and complex.
+    Natural logarithm.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1512,21 +1619,23 @@ def log(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
     """
 def log10(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Base-10 logarithm. Float and complex.
+    Base-10 logarithm.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1535,21 +1644,23 @@ def log10(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
     """
 def log1p(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    log(1 + x), accurate for small x. Float and complex.
+    log(1 + x), accurate for small x.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1558,21 +1669,23 @@ def log1p(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
     """
 def log2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Base-2 logarithm. Float and complex.
+    Base-2 logarithm.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1581,21 +1694,23 @@ def log2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def logaddexp(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    log(exp(x1) + exp(x2)) without overflow. Float.
+    log(exp(x1) + exp(x2)) without overflow.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1604,21 +1719,23 @@ def logaddexp(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
     """
 def logical_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 AND x2, as bool. Every dtype.
+    x1 AND x2, as bool.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1627,21 +1744,23 @@ def logical_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
     """
 def logical_not(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    NOT x, as bool. Every dtype.
+    NOT x, as bool.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1650,21 +1769,23 @@ def logical_not(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any 
     """
 def logical_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 OR x2, as bool. Every dtype.
+    x1 OR x2, as bool.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1673,21 +1794,23 @@ def logical_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
     """
 def logical_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 XOR x2, as bool. Every dtype.
+    x1 XOR x2, as bool.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1703,7 +1826,7 @@ def max(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -1728,21 +1851,23 @@ def max(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     """
 def maximum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise maximum; NaN propagates. Every dtype.
+    Elementwise maximum; NaN propagates.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1758,7 +1883,7 @@ def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -1792,7 +1917,7 @@ def min(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -1817,21 +1942,23 @@ def min(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     """
 def minimum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise minimum; NaN propagates. Every dtype.
+    Elementwise minimum; NaN propagates.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -1840,39 +1967,19 @@ def minimum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
     """
 def mul(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise multiplication (AMYPAD NumCu's name) with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
-    scalars are weak), any strides.
-    
-    Parameters
-    ----------
-    x1, x2 : array_like
-        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars. Every NumPy
-        numeric dtype: bool, int8-64, uint8-64, float16/32/64, complex64/128.
-    out : array, optional
-        Where to write the result (cast with casting='same_kind'); it is returned.
-    dev_id, sync, output :
-        AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;
-        ``sync=True`` waits for the GPU; ``output`` is ``out``.
-    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        Where to compute. By default device arrays stay on their GPU, and host arrays are
-        computed on the GPU when there is one (copied in and out), else on the CPU.
-    
-    Returns
-    -------
-    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
+    AMYPAD NumCu's name for numcu.multiply (same arguments).
     """
 def multiply(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise multiplication with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
-    scalars are weak), any strides.
+    Multiplication x1 * x2 (integers wrap; logical AND for bool).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars. Every NumPy
-        numeric dtype: bool, int8-64, uint8-64, float16/32/64, complex64/128.
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -1881,10 +1988,14 @@ def multiply(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
-    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
 def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -1895,7 +2006,7 @@ def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -1927,7 +2038,7 @@ def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -1961,7 +2072,7 @@ def nanmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -1993,7 +2104,7 @@ def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2027,7 +2138,7 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2054,21 +2165,23 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     """
 def negative(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Numerical negative, -x. Every dtype but bool.
+    Numerical negative, -x.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2077,21 +2190,23 @@ def negative(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
     """
 def not_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 != x2, as bool. Every dtype.
+    x1 != x2, as bool.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2143,21 +2258,23 @@ def ones_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None,
     """
 def positive(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Numerical positive, +x (a copy). Every dtype but bool.
+    Numerical positive, +x (a copy).
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2166,21 +2283,23 @@ def positive(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
     """
 def power(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 ** x2; integers wrap, and negative integer exponents raise ValueError. Every dtype.
+    x1 ** x2; integers wrap, and negative integer exponents raise ValueError.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2196,7 +2315,7 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2223,21 +2342,23 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     """
 def rad2deg(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Radians to degrees. Float.
+    Radians to degrees.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2246,21 +2367,23 @@ def rad2deg(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
     """
 def reciprocal(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    1/x (integer division for integers, 1/0 gives 0). Every dtype.
+    1/x (integer division for integers, 1/0 gives 0).
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2269,21 +2392,23 @@ def reciprocal(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any =
     """
 def remainder(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0. Every dtype but complex.
+    x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2292,21 +2417,23 @@ def remainder(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
     """
 def right_shift(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1. Integers.
+    x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2315,21 +2442,23 @@ def right_shift(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
     """
 def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x rounded to the nearest integer, halves to even. Float and complex.
+    x rounded to the nearest integer, halves to even.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2338,21 +2467,23 @@ def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    -1, 0 or 1 (NaN stays NaN; z/|z| for complex). Every dtype but bool.
+    -1, 0 or 1 (NaN stays NaN; z/|z| for complex).
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2361,21 +2492,23 @@ def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def signbit(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Whether the sign bit is set, as bool. Every dtype but complex.
+    Whether the sign bit is set, as bool.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2384,21 +2517,23 @@ def signbit(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
     """
 def sin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Sine. Float and complex.
+    Sine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2407,21 +2542,23 @@ def sin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
     """
 def sinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Hyperbolic sine. Float and complex.
+    Hyperbolic sine.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2430,21 +2567,23 @@ def sinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def sqrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Square root. Float and complex; integers compute in the smallest float that holds them.
+    Square root. Integers compute in the smallest float that holds them.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2453,21 +2592,23 @@ def sqrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def square(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x*x (integers wrap). Every dtype.
+    x*x (integers wrap).
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2483,7 +2624,7 @@ def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2512,15 +2653,15 @@ def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     """
 def subtract(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elementwise subtraction with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
-    scalars are weak), any strides.
+    Subtraction x1 - x2 (integers wrap).
     
     Parameters
     ----------
     x1, x2 : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars. Every NumPy
-        numeric dtype: bool, int8-64, uint8-64, float16/32/64, complex64/128.
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -2529,10 +2670,14 @@ def subtract(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
-    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
 def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -2543,7 +2688,7 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2570,21 +2715,23 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     """
 def tan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Tangent. Float and complex.
+    Tangent.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2593,21 +2740,23 @@ def tan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
     """
 def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Hyperbolic tangent. Float and complex.
+    Hyperbolic tangent.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2616,21 +2765,23 @@ def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     """
 def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    x rounded towards zero; integers stay as they are. Every dtype but complex.
+    x rounded towards zero; integers stay as they are.
     
     Parameters
     ----------
     x : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-        together, promoted as NumPy 2 does (Python scalars are weak).
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. By default device arrays stay on their GPU, and host arrays are
         computed on the GPU when there is one (copied in and out), else on the CPU.
     stream : optional
-        The CUDA stream to queue the work on; by default the current stream.
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
     
     Returns
     -------
@@ -2646,7 +2797,7 @@ def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).
+        dtypes: all 14 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2673,12 +2824,12 @@ def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
         Device input: a numcu.ndarray (0-d for one value), returned without waiting
         for the GPU. With `out`, `out`.
     """
-def where(condition: typing.Any, x: typing.Any, y: typing.Any, /, *, device: typing.Any = None) -> typing.Any:
+def where(condition: typing.Any, x: typing.Any, y: typing.Any, /, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
-    Elements of `x` where `condition` is true, of `y` elsewhere (NumPy's three-argument where).
-    
-    `condition` is taken as bool (non-zero is true); `x` and `y` are promoted together as NumPy 2
-    does, and all three broadcast. Every dtype. Inputs and `device` as numcu.add.
+    Elements of `x` where `condition` is true, of `y` elsewhere (NumPy's three-argument
+    where). `condition` is taken as bool (non-zero is true); `x` and `y` are promoted together
+    as NumPy 2 does, and all three broadcast. Every dtype. Inputs, `device` and `stream` as
+    numcu.add.
     """
 def zeros(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
     """
@@ -2725,4 +2876,7 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     """
 __version__: str
 dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128')
-ufuncs: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign')
+reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
+scans: tuple[str, ...] = ('cumsum', 'cumprod')
+ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))
+ufuncs: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside')
