@@ -1,4 +1,4 @@
-"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize|clean`` the others.
+"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize|stubs|wheel|clean``.
 
 Every build goes under ``build/`` (``nox -s clean`` removes it): ``build/<wheel tag>`` is the
 folder ``pip install .`` uses (pyproject.toml's build-dir), and the sessions that build the
@@ -12,6 +12,7 @@ than the default list on a machine without a GPU.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import nox
 
 nox.options.sessions = ["tests"]
 
+ARCHS_ENV = "NUMCU_CUDA_ARCHITECTURES"
 CXX_SUFFIXES = {".cpp", ".hpp", ".h", ".cu", ".cuh"}
 # What builds leave in the source tree, for `nox -s clean`.
 BUILD_OUTPUTS = ("build", ".nox", "dist", "numcu.egg-info")
@@ -47,7 +49,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     sources = sorted(
         str(path)
-        for folder in ("cuda", "src")
+        for folder in ("cuda", "src", "tests")
         for path in Path(folder).rglob("*")
         if path.suffix in CXX_SUFFIXES
     )
@@ -83,6 +85,54 @@ def sanitize(session: nox.Session) -> None:
     if session.venv_backend != "none":
         session.install(".[test]")
     session.run("python", "tests/sanitize.py", *session.posargs)
+
+
+@nox.session
+def stubs(session: nox.Session) -> None:
+    """Regenerate the type stubs (numcu/**/*.pyi) from a fresh build of the module; commit them.
+
+    The stubs do not depend on CUDA, so a CPU-only build makes them. ``nox -s stubs --no-venv``
+    uses the numcu and pybind11-stubgen already installed; ``nox -s stubs -- --check`` only
+    compares, as tests/test_stubs.py does.
+    """
+    if session.venv_backend != "none":
+        session.install(
+            "-Cbuild-dir=build/nox-stubs/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
+        )
+    session.run("python", ".ci/stubgen.py", *session.posargs)
+
+
+@nox.session
+def wheel(session: nox.Session) -> None:
+    """Build the release wheel into dist/, then report its size and check its contents.
+
+    The wheel is built for numcu's default targets (``NUMCU_CUDA_ARCHITECTURES=default``) even on
+    a machine with a GPU, where a plain build would compile for that GPU only: every kernel
+    compiles for five architectures, which takes long. ``NUMCU_CUDA_ARCHITECTURES=90 nox -s
+    wheel`` builds one, as a quick check. ``nox -s wheel --no-venv`` builds with the build
+    requirements already installed (offline).
+    """
+    archs = os.environ.get(ARCHS_ENV, "").strip() or "default"
+    session.log("CUDA architectures: %s", archs)
+    if shutil.which("nvcc") is None:
+        session.warn("nvcc is not on PATH: this wheel will be CPU-only")
+    build_dir = "build/nox-wheel-" + archs.replace(";", "_")
+    session.run(
+        "python",
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        *(["--no-build-isolation"] if session.venv_backend == "none" else []),
+        "--wheel-dir",
+        "dist",
+        f"-Cbuild-dir={build_dir}/{{wheel_tag}}",
+        ".",
+        env={ARCHS_ENV: archs},
+    )
+    # pip rewrites the wheel even when one of the same name is there: the newest is this one.
+    built = max(Path("dist").glob("numcu-*.whl"), key=lambda path: path.stat().st_mtime)
+    session.run("python", ".ci/wheel_report.py", str(built))
 
 
 @nox.session(reuse_venv=True)

@@ -11,10 +11,12 @@ from ._load import load_core
 
 _core = load_core()
 
-# NumPy's elementwise functions by NumPy's names, as _core binds them from numcu's one list of
-# ufuncs (ops.hpp's NUMCU_UFUNCS).
+# NumPy's elementwise functions, reductions and scans by NumPy's names, as _core binds them from
+# numcu's tables (ops.hpp's NUMCU_UFUNCS, reduce_call.cpp's NUMCU_REDUCTIONS and NUMCU_SCANS).
+# The reductions shadow the builtins sum, min, max, any and all here, as NumPy's names do.
 UFUNCS = _core.ufuncs
-globals().update({name: getattr(_core, name) for name in UFUNCS})
+REDUCTIONS = _core.reductions + _core.scans
+globals().update({name: getattr(_core, name) for name in UFUNCS + REDUCTIONS})
 
 __version__ = _core.__version__
 mul = _core.mul
@@ -39,27 +41,6 @@ linspace = _core.linspace
 build_info = _core.build_info
 dtypes = _core.dtypes
 
-# Reductions and scans (NumPy's names, so these shadow the builtins sum/min/max/any/all here).
-sum = _core.sum
-prod = _core.prod
-mean = _core.mean
-var = _core.var
-std = _core.std
-min = _core.min
-max = _core.max
-argmin = _core.argmin
-argmax = _core.argmax
-any = _core.any
-all = _core.all
-count_nonzero = _core.count_nonzero
-nansum = _core.nansum
-nanprod = _core.nanprod
-nanmin = _core.nanmin
-nanmax = _core.nanmax
-nanmean = _core.nanmean
-cumsum = _core.cumsum
-cumprod = _core.cumprod
-
 from . import cuda  # noqa: E402
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
@@ -70,21 +51,15 @@ cmake_prefix = _os.path.join(_os.path.dirname(_core.__file__), "share", "cmake")
 
 __all__ = [
     *UFUNCS,
-    "all",
-    "any",
+    *REDUCTIONS,
     "arange",
-    "argmax",
-    "argmin",
     "asarray",
     "asnumpy",
     "astype",
     "build_info",
     "clip",
     "cmake_prefix",
-    "count_nonzero",
     "cuda",
-    "cumprod",
-    "cumsum",
     "div",
     "dtypes",
     "empty",
@@ -94,22 +69,10 @@ __all__ = [
     "full_like",
     "include_path",
     "linspace",
-    "max",
-    "mean",
-    "min",
     "mul",
-    "nanmax",
-    "nanmean",
-    "nanmin",
-    "nanprod",
-    "nansum",
     "ndarray",
     "ones",
     "ones_like",
-    "prod",
-    "std",
-    "sum",
-    "var",
     "where",
     "zeros",
     "zeros_like",

@@ -122,6 +122,22 @@ Exec destination(const char* fname, const DeviceRequest& req, int follow) {
   return ex;
 }
 
+namespace {
+
+bool all_device_operands_managed(const Operand* const* operands, int count) {
+  for (int i = 0; i < count; ++i) {
+    const Operand* x = operands[i];
+    if (x == nullptr || x->kind != Operand::Kind::device) continue;
+    const bool managed = x->allocation
+                             ? x->allocation->managed()
+                             : cuda::pointer_kind(x->view.data) == cuda::PointerKind::managed;
+    if (!managed) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Exec place(const char* fname, const Operand* const* operands, int count, const DeviceRequest& req,
            bool prefetch_managed) {
   int device = kHost;
@@ -141,7 +157,11 @@ Exec place(const char* fname, const Operand* const* operands, int count, const D
   }
   Exec ex;
   if (device != kHost) {
-    if (host_array) {
+    // Host data meets device arrays only when those are managed memory, which the GPU reaches
+    // from anywhere (AMYPAD NumCu's CuVec arrays): the work runs on their GPU, host inputs are
+    // copied in and host outputs copied out. Asked only here, so that the common calls pay no
+    // pointer query.
+    if (host_array && !all_device_operands_managed(operands, count)) {
       throw_value_error(std::string(fname) + ": operands are on different devices: cpu and " +
                         device_str(device) + " (move host data with numcu.asarray)");
     }

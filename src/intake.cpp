@@ -455,8 +455,13 @@ std::vector<std::int64_t> shape_from(py::handle shape, const char* fname) {
 
 Operand intake(py::handle obj, const char* fname, Role role) {
   Operand op;
-  if (py::isinstance<NdArray>(obj)) {
-    const NdArray& a = obj.cast<const NdArray&>();
+  intake_into(op, obj, fname, role);
+  return op;
+}
+
+void intake_into(Operand& op, py::handle obj, const char* fname, Role role) {
+  if (const NdArray* array = ndarray_of(obj)) {
+    const NdArray& a = *array;
     op.view = a.view();
     op.kind = Operand::Kind::device;
     op.allocation = a.allocation();
@@ -464,9 +469,9 @@ Operand intake(py::handle obj, const char* fname, Role role) {
       throw_value_error(std::string(fname) + ": out is read-only");
     }
     op.keepalive = py::reinterpret_borrow<py::object>(obj);
-    return op;
+    return;
   }
-  if (role == Role::input && intake_python_scalar(obj, fname, op)) return op;
+  if (role == Role::input && intake_python_scalar(obj, fname, op)) return;
   // NumPy arrays go straight to the buffer protocol; anything else is asked for
   // __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
   static PyTypeObject* numpy_ndarray = reinterpret_cast<PyTypeObject*>(
@@ -486,20 +491,20 @@ Operand intake(py::handle obj, const char* fname, Role role) {
             op.has_producer_stream = true;
             op.producer_stream = torch_current_stream(query, op.view.device);
           }
-          return op;
+          return;
         }
         if (PyObject_HasAttrString(obj.ptr(), "__dlpack__") &&
             intake_dlpack(obj, fname, role, op)) {
-          return op;
+          return;
         }
       }
       intake_cai(obj, holder, fname, role, op);
-      return op;
+      return;
     }
     PyErr_Clear();
-    if (intake_dlpack(obj, fname, role, op)) return op;
+    if (intake_dlpack(obj, fname, role, op)) return;
   }
-  if (intake_buffer(obj, fname, role, op)) return op;
+  if (intake_buffer(obj, fname, role, op)) return;
 
   if (role == Role::output) {
     throw_type_error(std::string(fname) +
@@ -519,7 +524,6 @@ Operand intake(py::handle obj, const char* fname, Role role) {
     throw_type_error(std::string(fname) + ": unsupported input of type " +
                      Py_TYPE(obj.ptr())->tp_name);
   }
-  return op;
 }
 
 }  // namespace numcu::python

@@ -69,6 +69,8 @@ enum class Role { input, output };
 // numpy.asarray takes. `fname` names the calling
 // function in error messages ("numcu.add"). An output must be an array and writable.
 Operand intake(py::handle obj, const char* fname, Role role = Role::input);
+// The same into a fresh (default-constructed) Operand, with no Operand moved.
+void intake_into(Operand& op, py::handle obj, const char* fname, Role role = Role::input);
 
 // Host data (a buffer, a CPU DLPack tensor) whose elements are not aligned to their item size,
 // which numcu's loops need (fields of packed NumPy records; complex128 at 8 bytes past a 16-byte

@@ -65,72 +65,121 @@ namespace {
 
 constexpr float kFloat32Max = 3.4028234663852886e38f;
 
-const char* kBinaryDoc =
-    R"doc({fn}(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None, stream=None)
---
+// Docstrings: the table's line (ops.hpp's NUMCU_UFUNCS) above one shared body per signature.
+const char* const kInputsDoc =
+    "    NumPy or other buffer-protocol arrays, numcu.ndarray, any object with\n"
+    "    ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python\n"
+    "    scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).\n";
+const char* const kOutDoc =
+    "out : array, optional\n"
+    "    Where to write the result (cast with casting='same_kind'); it is returned.\n";
+const char* const kNumcuArgsDoc =
+    "dev_id, sync, output :\n"
+    "    AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;\n"
+    "    ``sync=True`` waits for the GPU; ``output`` is ``out``.\n";
+const char* const kWhereDoc =
+    "device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional\n"
+    "    Where to compute. By default device arrays stay on their GPU, and host arrays are\n"
+    "    computed on the GPU when there is one (copied in and out), else on the CPU.\n"
+    "stream : optional\n"
+    "    The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,\n"
+    "    an object with ``__cuda_stream__``, or a handle); by default the current one.\n";
+const char* const kReturnsDoc =
+    "\nReturns\n-------\n"
+    "numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is\n"
+    "NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.\n";
 
-Elementwise {name} with NumPy's semantics: broadcasting, NumPy 2 type promotion (Python
-scalars are weak), any strides.
-
-Parameters
-----------
-x1, x2 : array_like
-    NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-    ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars. Every NumPy
-    numeric dtype: bool, int8-64, uint8-64, float16/32/64, complex64/128.
-out : array, optional
-    Where to write the result (cast with casting='same_kind'); it is returned.
-dev_id, sync, output :
-    AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;
-    ``sync=True`` waits for the GPU; ``output`` is ``out``.
-device : {{None, 'cpu', 'cuda', 'cuda:N', int}}, optional
-    Where to compute. By default device arrays stay on their GPU, and host arrays are
-    computed on the GPU when there is one (copied in and out), else on the CPU.
-
-Returns
--------
-numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`.
-)doc";
-
-std::string binary_doc(const char* fn, const char* name) {
-  std::string doc = kBinaryDoc;
-  doc.replace(doc.find("{fn}"), 4, fn);
-  const std::string key = "{name}";
-  doc.replace(doc.find(key), key.size(), name);
-  std::string::size_type p;
-  while ((p = doc.find("{{")) != std::string::npos) doc.replace(p, 2, "{");
-  while ((p = doc.find("}}")) != std::string::npos) doc.replace(p, 2, "}");
-  return doc;
+// The input dtypes a ufunc takes, from its functor: those whose loop (after NumPy's loop
+// search: sqrt of int16 runs on float32) it supports.
+std::string dtypes_line(Ufunc op) {
+  std::string names;
+  int count = 0;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType d = static_cast<DType>(i);
+    if (!ufunc_supports(op, ufunc_loop_dtype(op, d))) continue;
+    names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
+  }
+  return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes" : names;
 }
+
+// The text signature CPython shows, then the docstring.
+std::string ufunc_doc(Ufunc op, const char* signature, const char* inputs,
+                      const char* extra_params) {
+  const UfuncInfo& info = ufunc_info(op);
+  return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" + inputs +
+         " : array_like\n" + kInputsDoc + "    dtypes: " + dtypes_line(op) + ".\n" + kOutDoc +
+         extra_params + kWhereDoc + kReturnsDoc;
+}
+
+// Docstrings live as long as the module (CPython keeps pointers to them).
+const char* keep(std::string text) { return (new std::string(std::move(text)))->c_str(); }
+
+py::handle given(PyObject* p) { return p != nullptr ? p : Py_None; }
 
 py::handle pick_out(PyObject* out, PyObject* output, const char* fname) {
   if (out != nullptr && out != Py_None && output != nullptr && output != Py_None) {
     throw py::type_error(std::string(fname) + ": give out= or output=, not both");
   }
-  return out != nullptr && out != Py_None ? out : (output != nullptr ? output : Py_None);
+  return out != nullptr && out != Py_None ? out : given(output);
 }
 
-py::handle or_none(PyObject* p) { return p != nullptr ? p : Py_None; }
-
+// NumPy's signature: (x[, x2], /, out=None, *, device=None, stream=None).
 template <Ufunc Op>
-PyObject* binary_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* numpy_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    constexpr int arity = ufunc_traits<Op>::functor::arity;
+    static const char* const unary[] = {"x", "out", "device", "stream"};
+    static const char* const binary[] = {"x1", "x2", "out", "device", "stream"};
+    static const ArgSpec spec{
+        ufunc_info(Op).fname, arity == 1 ? unary : binary, arity + 3, arity, arity + 1, arity};
+    PyObject* v[5];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req =
+        parse_device(given(v[arity + 1]), py::none(), py::none(), spec.fname, given(v[arity + 2]));
+    if constexpr (arity == 1) {
+      return ufunc_call(Op, {v[0]}, given(v[1]), req);
+    } else {
+      return ufunc_call(Op, {v[0], v[1]}, given(v[2]), req);
+    }
+  });
+}
+
+// NumPy's signature with AMYPAD NumCu's arguments (add, subtract, multiply, divide).
+template <Ufunc Op>
+PyObject* numcu_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
     static const char* const names[] = {"x1",   "x2",     "out",    "dev_id",
                                         "sync", "output", "device", "stream"};
-    static const std::string fname = std::string("numcu.") + ufunc_info(Op).name;
-    static const ArgSpec spec{fname.c_str(), names, 8, 2, 5, 2};
+    static const ArgSpec spec{ufunc_info(Op).fname, names, 8, 2, 5, 2};
     PyObject* v[8];
     parse_fastcall(spec, args, nargs, kwnames, v);
     const DeviceRequest req =
-        parse_device(or_none(v[6]), or_none(v[3]), or_none(v[4]), spec.fname, or_none(v[7]));
+        parse_device(given(v[6]), given(v[3]), given(v[4]), spec.fname, given(v[7]));
     return ufunc_call(Op, {v[0], v[1]}, pick_out(v[2], v[5], spec.fname), req);
   });
 }
 
 template <Ufunc Op>
-void def_binary(py::module_& m, const char* name, const char* what) {
-  // The docstring lives as long as the module's function object: for good.
-  def_fastcall(m, name, &binary_entry<Op>, (new std::string(binary_doc(name, what)))->c_str());
+void def_ufunc(py::module_& m) {
+  const UfuncInfo& info = ufunc_info(Op);
+  if constexpr (ufunc_traits<Op>::functor::binding == ops::Binding::numcu) {
+    const std::string sig = std::string(info.name) +
+                            "(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, "
+                            "device=None, stream=None)";
+    def_fastcall(m, info.name, &numcu_entry<Op>,
+                 keep(ufunc_doc(Op, sig.c_str(), "x1, x2", kNumcuArgsDoc)));
+  } else if constexpr (ufunc_traits<Op>::functor::binding == ops::Binding::numpy) {
+    const bool unary = info.arity == 1;
+    const std::string sig =
+        std::string(info.name) + (unary ? "(x, /, out=None, *, device=None, stream=None)"
+                                        : "(x1, x2, /, out=None, *, device=None, stream=None)");
+    def_fastcall(m, info.name, &numpy_entry<Op>,
+                 keep(ufunc_doc(Op, sig.c_str(), unary ? "x" : "x1, x2", "")));
+  }
+}
+
+PyObject* mul_entry(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return numcu_entry<Ufunc::multiply>(self, args, nargs, kwnames);
 }
 
 PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -141,7 +190,7 @@ PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
     PyObject* v[9];
     parse_fastcall(spec, args, nargs, kwnames, v);
     const DeviceRequest req =
-        parse_device(or_none(v[7]), or_none(v[4]), or_none(v[5]), spec.fname, or_none(v[8]));
+        parse_device(given(v[7]), given(v[4]), given(v[5]), spec.fname, given(v[8]));
     OpParams params;
     params.real = kFloat32Max;
     if (v[2] != nullptr && PyComplex_Check(v[2])) {
@@ -150,202 +199,107 @@ PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
     } else if (v[2] != nullptr) {
       params.real = py::float_(py::reinterpret_borrow<py::object>(v[2])).cast<double>();
     }
-    return ufunc_call(Ufunc::div_default, {v[0], v[1]}, pick_out(v[6], v[3], spec.fname), req,
-                      params);
+    return ufunc_call(Ufunc::div, {v[0], v[1]}, pick_out(v[6], v[3], spec.fname), req, params);
   });
 }
 
-const char* kDivDoc =
-    R"doc(div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, sync=None, *, out=None, device=None, stream=None)
---
-
-AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`
-(float32's largest value unless given) where it is zero. Result dtype as numcu.divide
-(float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.
-)doc";
-
-// One line per ufunc for its docstring: what it computes, and the dtypes NumPy has it for.
-struct UfuncDoc {
-  Ufunc op;
-  const char* summary;
-};
-constexpr UfuncDoc kUfuncDocs[] = {
-    {Ufunc::negative, "Numerical negative, -x. Every dtype but bool."},
-    {Ufunc::positive, "Numerical positive, +x (a copy). Every dtype but bool."},
-    {Ufunc::absolute, "Absolute value; |z| of complex is real. Every dtype."},
-    {Ufunc::sign, "-1, 0 or 1 (NaN stays NaN; z/|z| for complex). Every dtype but bool."},
-    {Ufunc::reciprocal, "1/x (integer division for integers, 1/0 gives 0). Every dtype."},
-    {Ufunc::square, "x*x (integers wrap). Every dtype."},
-    {Ufunc::sqrt,
-     "Square root. Float and complex; integers compute in the smallest float that "
-     "holds them."},
-    {Ufunc::cbrt, "Cube root. Float; integers compute in the smallest float that holds them."},
-    {Ufunc::logical_not, "NOT x, as bool. Every dtype."},
-    {Ufunc::invert, "Bitwise NOT (logical NOT for bool). bool and integers."},
-    {Ufunc::exp, "e**x. Float and complex."},
-    {Ufunc::exp2, "2**x. Float and complex."},
-    {Ufunc::expm1, "e**x - 1, accurate for small x. Float and complex."},
-    {Ufunc::log, "Natural logarithm. Float and complex."},
-    {Ufunc::log2, "Base-2 logarithm. Float and complex."},
-    {Ufunc::log10, "Base-10 logarithm. Float and complex."},
-    {Ufunc::log1p, "log(1 + x), accurate for small x. Float and complex."},
-    {Ufunc::sin, "Sine. Float and complex."},
-    {Ufunc::cos, "Cosine. Float and complex."},
-    {Ufunc::tan, "Tangent. Float and complex."},
-    {Ufunc::arcsin, "Inverse sine. Float and complex."},
-    {Ufunc::arccos, "Inverse cosine. Float and complex."},
-    {Ufunc::arctan, "Inverse tangent. Float and complex."},
-    {Ufunc::sinh, "Hyperbolic sine. Float and complex."},
-    {Ufunc::cosh, "Hyperbolic cosine. Float and complex."},
-    {Ufunc::tanh, "Hyperbolic tangent. Float and complex."},
-    {Ufunc::arcsinh, "Inverse hyperbolic sine. Float and complex."},
-    {Ufunc::arccosh, "Inverse hyperbolic cosine. Float and complex."},
-    {Ufunc::arctanh, "Inverse hyperbolic tangent. Float and complex."},
-    {Ufunc::deg2rad, "Degrees to radians. Float."},
-    {Ufunc::rad2deg, "Radians to degrees. Float."},
-    {Ufunc::floor, "Largest integer <= x; integers stay as they are. Every dtype but complex."},
-    {Ufunc::ceil, "Smallest integer >= x; integers stay as they are. Every dtype but complex."},
-    {Ufunc::trunc, "x rounded towards zero; integers stay as they are. Every dtype but complex."},
-    {Ufunc::rint, "x rounded to the nearest integer, halves to even. Float and complex."},
-    {Ufunc::isnan, "Whether x is NaN, as bool. Every dtype."},
-    {Ufunc::isinf, "Whether x is infinite, as bool. Every dtype."},
-    {Ufunc::isfinite, "Whether x is finite, as bool. Every dtype."},
-    {Ufunc::signbit, "Whether the sign bit is set, as bool. Every dtype but complex."},
-    {Ufunc::floor_divide,
-     "Floor division x1 // x2, Python's signs; integer x // 0 gives 0. "
-     "Every dtype but complex."},
-    {Ufunc::remainder,
-     "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0. Every "
-     "dtype but complex."},
-    {Ufunc::power,
-     "x1 ** x2; integers wrap, and negative integer exponents raise ValueError. "
-     "Every dtype."},
-    {Ufunc::maximum, "Elementwise maximum; NaN propagates. Every dtype."},
-    {Ufunc::minimum, "Elementwise minimum; NaN propagates. Every dtype."},
-    {Ufunc::fmax, "Elementwise maximum ignoring NaN. Every dtype."},
-    {Ufunc::fmin, "Elementwise minimum ignoring NaN. Every dtype."},
-    {Ufunc::equal, "x1 == x2, as bool. Every dtype."},
-    {Ufunc::not_equal, "x1 != x2, as bool. Every dtype."},
-    {Ufunc::less, "x1 < x2, as bool (complex: lexicographic). Every dtype."},
-    {Ufunc::less_equal, "x1 <= x2, as bool (complex: lexicographic). Every dtype."},
-    {Ufunc::greater, "x1 > x2, as bool (complex: lexicographic). Every dtype."},
-    {Ufunc::greater_equal, "x1 >= x2, as bool (complex: lexicographic). Every dtype."},
-    {Ufunc::logical_and, "x1 AND x2, as bool. Every dtype."},
-    {Ufunc::logical_or, "x1 OR x2, as bool. Every dtype."},
-    {Ufunc::logical_xor, "x1 XOR x2, as bool. Every dtype."},
-    {Ufunc::bitwise_and, "Bitwise AND. bool and integers."},
-    {Ufunc::bitwise_or, "Bitwise OR. bool and integers."},
-    {Ufunc::bitwise_xor, "Bitwise XOR. bool and integers."},
-    {Ufunc::left_shift, "x1 << x2; shifts by the bit width or more give 0. Integers."},
-    {Ufunc::right_shift,
-     "x1 >> x2 (arithmetic for signed); shifts by the bit width or more "
-     "give 0 or -1. Integers."},
-    {Ufunc::logaddexp, "log(exp(x1) + exp(x2)) without overflow. Float."},
-    {Ufunc::arctan2, "The angle of the point (x2, x1), quadrant-aware. Float."},
-    {Ufunc::hypot, "sqrt(x1**2 + x2**2) without overflow. Float."},
-    {Ufunc::copysign, "x1 with the sign of x2. Float."},
-};
-
-const char* kUfuncDocTemplate = R"doc({summary}
-
-Parameters
-----------
-{inputs} : array_like
-    NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
-    ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars; broadcast
-    together, promoted as NumPy 2 does (Python scalars are weak).
-out : array, optional
-    Where to write the result (cast with casting='same_kind'); it is returned.
-device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-    Where to compute. By default device arrays stay on their GPU, and host arrays are
-    computed on the GPU when there is one (copied in and out), else on the CPU.
-stream : optional
-    The CUDA stream to queue the work on; by default the current stream.
-
-Returns
--------
-numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
-NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
-)doc";
-
-std::string ufunc_doc(Ufunc op, const char* inputs) {
-  const char* summary = "";
-  for (const UfuncDoc& d : kUfuncDocs) {
-    if (d.op == op) summary = d.summary;
-  }
-  std::string doc = kUfuncDocTemplate;
-  for (auto [key, value] : {std::pair<std::string, std::string>{"{summary}", summary},
-                            std::pair<std::string, std::string>{"{inputs}", inputs}}) {
-    doc.replace(doc.find(key), key.size(), value);
-  }
-  return doc;
+PyObject* where_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const char* const names[] = {"condition", "x", "y", "device", "stream"};
+    static const ArgSpec spec{"numcu.where", names, 5, 3, 3, 3};
+    PyObject* v[5];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req =
+        parse_device(given(v[3]), py::none(), py::none(), spec.fname, given(v[4]));
+    return ufunc_call(Ufunc::where, {v[0], v[1], v[2]}, py::none(), req);
+  });
 }
 
-template <Ufunc Op>
-void def_ufunc(py::module_& m) {
-  const UfuncInfo info = ufunc_info(Op);
-  if (info.arity == 1) {
-    m.def(
-        info.name,
-        [](py::handle x, py::handle out, py::handle device, py::handle stream) {
-          const std::string fname = std::string("numcu.") + ufunc_info(Op).name;
-          const DeviceRequest req =
-              parse_device(device, py::none(), py::none(), fname.c_str(), stream);
-          return ufunc_call(Op, {x}, out, req);
-        },
-        py::arg("x"), py::pos_only(), py::arg("out") = py::none(), py::kw_only(),
-        py::arg("device") = py::none(), py::arg("stream") = py::none(), ufunc_doc(Op, "x").c_str());
-  } else {
-    m.def(
-        info.name,
-        [](py::handle x1, py::handle x2, py::handle out, py::handle device, py::handle stream) {
-          const std::string fname = std::string("numcu.") + ufunc_info(Op).name;
-          const DeviceRequest req =
-              parse_device(device, py::none(), py::none(), fname.c_str(), stream);
-          return ufunc_call(Op, {x1, x2}, out, req);
-        },
-        py::arg("x1"), py::arg("x2"), py::pos_only(), py::arg("out") = py::none(), py::kw_only(),
-        py::arg("device") = py::none(), py::arg("stream") = py::none(),
-        ufunc_doc(Op, "x1, x2").c_str());
-  }
+PyObject* clip_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const char* const names[] = {"a", "a_min", "a_max", "out", "device", "stream"};
+    static const ArgSpec spec{"numcu.clip", names, 6, 3, 4, 1};
+    PyObject* v[6];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req =
+        parse_device(given(v[4]), py::none(), py::none(), spec.fname, given(v[5]));
+    const py::handle lo = given(v[1]), hi = given(v[2]), out = given(v[3]);
+    if (lo.is_none() && hi.is_none()) {
+      throw py::value_error("numcu.clip: one of a_min and a_max must be given");
+    }
+    if (lo.is_none()) return ufunc_call(Ufunc::minimum, {v[0], hi}, out, req);
+    if (hi.is_none()) return ufunc_call(Ufunc::maximum, {v[0], lo}, out, req);
+    return ufunc_call(Ufunc::clip, {v[0], lo, hi}, out, req);
+  });
 }
 
-void def_selection(py::module_& m) {
-  m.def(
-      "where",
-      [](py::handle condition, py::handle x, py::handle y, py::handle device) {
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), "numcu.where");
-        return ufunc_call(Ufunc::where, {condition, x, y}, py::none(), req);
-      },
-      py::arg("condition"), py::arg("x"), py::arg("y"), py::pos_only(), py::kw_only(),
-      py::arg("device") = py::none(), R"doc(
-Elements of `x` where `condition` is true, of `y` elsewhere (NumPy's three-argument where).
+PyObject* astype_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    static const char* const names[] = {"x", "dtype", "device", "stream"};
+    static const ArgSpec spec{"numcu.astype", names, 4, 2, 2, 2};
+    PyObject* v[4];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    const DeviceRequest req =
+        parse_device(given(v[2]), py::none(), py::none(), spec.fname, given(v[3]));
+    return astype(v[0], v[1], req);
+  });
+}
 
-`condition` is taken as bool (non-zero is true); `x` and `y` are promoted together as NumPy 2
-does, and all three broadcast. Every dtype. Inputs and `device` as numcu.add.
-)doc");
-  m.def(
-      "clip",
-      [](py::handle a, py::handle a_min, py::handle a_max, py::handle out, py::handle device) {
-        const DeviceRequest req = parse_device(device, py::none(), py::none(), "numcu.clip");
-        if (a_min.is_none() && a_max.is_none()) {
-          throw py::value_error("numcu.clip: one of a_min and a_max must be given");
-        }
-        if (a_min.is_none()) return ufunc_call(Ufunc::minimum, {a, a_max}, out, req);
-        if (a_max.is_none()) return ufunc_call(Ufunc::maximum, {a, a_min}, out, req);
-        return ufunc_call(Ufunc::clip, {a, a_min, a_max}, out, req);
-      },
-      py::arg("a"), py::arg("a_min"), py::arg("a_max"), py::pos_only(), py::arg("out") = py::none(),
-      py::kw_only(), py::arg("device") = py::none(), R"doc(
-`a` limited to [a_min, a_max]: minimum(maximum(a, a_min), a_max), NaN propagating as NumPy's
-clip. Either bound may be None. Every dtype. Inputs, `out` and `device` as numcu.add.
-)doc");
-  m.def("astype", &astype, py::arg("x"), py::arg("dtype"), R"doc(
-`x` converted to `dtype`, between any two of numcu's dtypes, as NumPy's astype (unsafe
-casting: complex to real keeps the real part, floats to integers truncate).
+const char* const kDivDoc =
+    "div(numerator, divisor, /, default=3.4028234663852886e+38, output=None, dev_id=None, "
+    "sync=None, *, out=None, device=None, stream=None)\n--\n\n"
+    "AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`\n"
+    "(float32's largest value unless given) where it is zero. Result dtype as numcu.divide\n"
+    "(float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.\n";
 
-Host arrays give a NumPy array (cast on the host); device arrays a numcu.ndarray on their GPU.
-)doc");
+const char* const kMulDoc =
+    "mul(x1, x2, /, out=None, dev_id=None, sync=None, *, output=None, device=None, "
+    "stream=None)\n--\n\n"
+    "AMYPAD NumCu's name for numcu.multiply (same arguments).\n";
+
+const char* const kWhereFnDoc =
+    "where(condition, x, y, /, *, device=None, stream=None)\n--\n\n"
+    "Elements of `x` where `condition` is true, of `y` elsewhere (NumPy's three-argument\n"
+    "where). `condition` is taken as bool (non-zero is true); `x` and `y` are promoted together\n"
+    "as NumPy 2 does, and all three broadcast. Every dtype. Inputs, `device` and `stream` as\n"
+    "numcu.add.\n";
+
+const char* const kClipDoc =
+    "clip(a, a_min, a_max, /, out=None, *, device=None, stream=None)\n--\n\n"
+    "`a` limited to [a_min, a_max]: minimum(maximum(a, a_min), a_max), NaN propagating as\n"
+    "NumPy's clip. Either bound may be None. Every dtype. Inputs, `out`, `device` and `stream`\n"
+    "as numcu.add.\n";
+
+const char* const kAstypeDoc =
+    "astype(x, dtype, /, *, device=None, stream=None)\n--\n\n"
+    "`x` converted to `dtype`, between any two of numcu's dtypes, as NumPy's astype (unsafe\n"
+    "casting: complex to real keeps the real part, floats to integers truncate).\n\n"
+    "Host arrays give a NumPy array (cast on the host); device arrays a numcu.ndarray on their\n"
+    "GPU, queued on `stream` (by default the current one).\n";
+
+void def_ufuncs(py::module_& m) {
+#define NUMCU_DEF(e, F, group, doc) def_ufunc<Ufunc::e>(m);
+  NUMCU_UFUNCS(NUMCU_DEF)
+#undef NUMCU_DEF
+  def_fastcall(m, "mul", &mul_entry, kMulDoc);
+  def_fastcall(m, "div", &div_entry, kDivDoc);
+  def_fastcall(m, "where", &where_entry, kWhereFnDoc);
+  def_fastcall(m, "clip", &clip_entry, kClipDoc);
+  def_fastcall(m, "astype", &astype_entry, kAstypeDoc);
+  // The names numcu/__init__.py re-exports: NumPy's ufuncs with NumPy's signature.
+  py::list names;
+  for (int i = 0; i < kNumUfuncs; ++i) {
+    const UfuncInfo& info = ufunc_info(static_cast<Ufunc>(i));
+    if (info.binding != ops::Binding::own) names.append(info.name);
+  }
+  m.attr("ufuncs") = py::tuple(names);
+  // The table itself, for tests and tools: (name, arity, doc) for every entry.
+  py::list table;
+  for (int i = 0; i < kNumUfuncs; ++i) {
+    const UfuncInfo& info = ufunc_info(static_cast<Ufunc>(i));
+    table.append(py::make_tuple(info.name, info.arity, info.doc));
+  }
+  m.attr("ufunc_table") = py::tuple(table);
 }
 
 py::dict build_info() {
@@ -454,30 +408,7 @@ PYBIND11_MODULE(_core, m) {
   bind_cuda(m);
   bind_ndarray(m);
 
-  // add, subtract, multiply and divide also take AMYPAD NumCu's arguments.
-  def_binary<Ufunc::add>(m, "add", "addition");
-  def_binary<Ufunc::subtract>(m, "subtract", "subtraction");
-  def_binary<Ufunc::multiply>(m, "multiply", "multiplication");
-  def_binary<Ufunc::divide>(m, "divide", "true division");
-  def_binary<Ufunc::multiply>(m, "mul", "multiplication (AMYPAD NumCu's name)");
-#define NUMCU_DEF(e, F, group)                                                           \
-  if constexpr (F::arity < 3 && Ufunc::e != Ufunc::add && Ufunc::e != Ufunc::subtract && \
-                Ufunc::e != Ufunc::multiply && Ufunc::e != Ufunc::divide &&              \
-                Ufunc::e != Ufunc::div_default) {                                        \
-    def_ufunc<Ufunc::e>(m);                                                              \
-  }
-  NUMCU_UFUNCS(NUMCU_DEF)
-#undef NUMCU_DEF
-  // The names numcu/__init__.py re-exports: NumPy's one- and two-input ufuncs numcu binds.
-  py::list ufunc_names;
-#define NUMCU_NAME(e, F, group) \
-  if (F::arity < 3 && Ufunc::e != Ufunc::div_default) ufunc_names.append(F::name);
-  NUMCU_UFUNCS(NUMCU_NAME)
-#undef NUMCU_NAME
-  m.attr("ufuncs") = py::tuple(ufunc_names);
-  def_selection(m);
-
-  def_fastcall(m, "div", &div_entry, kDivDoc);
+  def_ufuncs(m);
 
   bind_reductions(m);
 

@@ -334,6 +334,20 @@ void def_operator(Class& cls, const char* name) {
 
 }  // namespace
 
+namespace {
+PyTypeObject* g_ndarray_type = nullptr;  // numcu.ndarray, set when the module binds it
+}  // namespace
+
+const NdArray* ndarray_of(py::handle obj) {
+  PyObject* o = obj.ptr();
+  if (Py_TYPE(o) == g_ndarray_type) {
+    auto* inst = reinterpret_cast<py::detail::instance*>(o);
+    return static_cast<const NdArray*>(inst->get_value_and_holder().value_ptr());
+  }
+  if (g_ndarray_type == nullptr || !PyObject_TypeCheck(o, g_ndarray_type)) return nullptr;
+  return &obj.cast<const NdArray&>();
+}
+
 void bind_ndarray(py::module_& m) {
   py::class_<NdArray> cls(m, "ndarray", py::buffer_protocol(), R"doc(
 A CUDA device array.
@@ -345,6 +359,7 @@ host data (copying) or from another library's device array (zero-copy). It expor
 managed memory (``memory == "managed"``), which NumPy views without a copy through the buffer
 protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what the GPU wrote.
 )doc");
+  g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   // The buffer slots are numcu's own, so that device memory refuses with a clear message.
   auto* heap_type = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
   heap_type->as_buffer.bf_getbuffer = &ndarray_getbuffer;

@@ -32,6 +32,10 @@ Stream home_stream(Stream stream);
 // otherwise. What cannot be seen: a stream its library destroyed after numcu checked it.
 Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what);
 
+// Whether `obj` is a numcu.cuda.Stream, and its handle: the common stream= argument, read
+// without Python attribute lookups.
+bool numcu_stream_handle(py::handle obj, Stream* handle);
+
 // What a numcu.ndarray's memory is (its `memory` attribute): numcu's device memory from the
 // stream-ordered pool, numcu's managed (unified) memory, or another library's memory it views.
 enum class Memory { device, managed, foreign };
@@ -99,6 +103,11 @@ class NdArray {
   std::shared_ptr<DeviceAllocation> allocation_;
   std::shared_ptr<py::object> owner_;
 };
+
+// The NdArray a numcu.ndarray holds, or null for any other object: the first question every
+// intake asks, answered for the exact type by one pointer comparison instead of pybind11's type
+// lookups (subclasses take the general route).
+const NdArray* ndarray_of(py::handle obj);
 
 // Dense byte strides for `shape`, with the dimensions ordered like `like`'s strides (largest
 // first) when it is given, else C order.

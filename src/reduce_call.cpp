@@ -1,93 +1,122 @@
+// Reductions (sum, mean, argmax, ...) and scans (cumsum, cumprod) on the call pipeline. What is
+// theirs: axes, keepdims, NumPy's accumulator dtypes (a rule per reduction, in the table below),
+// and empty reductions.
 #include "reduce_call.hpp"
-
-#include <pybind11/numpy.h>
 
 #include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
 
-#include "elementwise_call.hpp"
-#include "execution.hpp"
+#include "arguments.hpp"
 #include "fastcall.hpp"
-#include "intake.hpp"
-#include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/runtime.hpp"
+#include "pipeline.hpp"
 
 namespace numcu::python {
 namespace {
 
-// The public reductions; var and std are a mean pass and a squared-deviation pass.
+// How a reduction's result dtype follows from the input's (dtype= overrides where NumPy lets it).
+enum class Result {
+  accumulated,  // sum and prod: small integers widen (int64/uint64), the rest stays
+  mean,         // float64 for integers and bool
+  variance,     // var: mean's, real for complex; a mean pass then squared deviations
+  deviation,    // std: as var, then the square root
+  same,         // min, max: the input dtype, whatever dtype= says
+  index,        // argmin, argmax, count_nonzero: int64
+  boolean,      // any, all
+};
+
+// The argument lists, parsed on CPython's vectorcall convention (fastcall.hpp): a reduction of
+// a small device array costs little more than its launch, so pybind11's general argument
+// machinery would be a large part of it.
+enum class Form { with_dtype, plain, arg, var, count, scan };
+
+// The reduction table: X(name, loop, exact loop, form, empty, result, summary, returns), one line
+// per public reduction, from which the enum, the bindings, their docstrings and numcu's exports
+// derive. `loop` is the kernel's reducer (numcu/reduce.hpp) and `exact loop` the one for integer
+// and bool inputs, where NaN cannot occur. `empty` is NumPy's name in its error for an empty
+// reduction, or nullptr where the reduction has an identity.
+#define NUMCU_REDUCTIONS(X)                                                                        \
+  X(sum, sum, sum, with_dtype, nullptr, accumulated,                                               \
+    "Sum of array elements over the given axes (float sums are pairwise on the CPU and "           \
+    "tree-shaped on the GPU; the same input gives the same bits run to run).",                     \
+    "The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the input "      \
+    "dtype (float16 accumulated in float32).")                                                     \
+  X(prod, prod, prod, with_dtype, nullptr, accumulated,                                            \
+    "Product of array elements over the given axes (integers wrap as in NumPy).",                  \
+    "The products, in sum's dtypes.")                                                              \
+  X(mean, mean, mean, with_dtype, nullptr, mean,                                                   \
+    "Arithmetic mean over the given axes; NaN for an empty reduction.",                            \
+    "The means: float64 for integers and bool, else the input dtype.")                             \
+  X(var, sqdev, sqdev, var, nullptr, variance,                                                     \
+    "Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.",      \
+    "float64 for integers and bool, the real dtype for complex, else the input dtype.")            \
+  X(std, sqdev, sqdev, var, nullptr, deviation,                                                    \
+    "Standard deviation over the given axes: the square root of var.", "As var.")                  \
+  X(min, min, min, plain, "minimum", same,                                                         \
+    "Minimum over the given axes; NaN propagates; complex numbers order lexicographically. "       \
+    "ValueError for an empty reduction.",                                                          \
+    "The minima, in the input dtype.")                                                             \
+  X(max, max, max, plain, "maximum", same,                                                         \
+    "Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "       \
+    "ValueError for an empty reduction.",                                                          \
+    "The maxima, in the input dtype.")                                                             \
+  X(argmin, argmin, argmin, arg, "argmin", index,                                                  \
+    "Index of the first minimum (of the first NaN, if any) along an axis.", "int64 indices.")      \
+  X(argmax, argmax, argmax, arg, "argmax", index,                                                  \
+    "Index of the first maximum (of the first NaN, if any) along an axis.", "int64 indices.")      \
+  X(any, any, any, plain, nullptr, boolean,                                                        \
+    "Whether any element is non-zero (NaN counts as non-zero).", "bool.")                          \
+  X(all, all, all, plain, nullptr, boolean,                                                        \
+    "Whether every element is non-zero (NaN counts as non-zero).", "bool.")                        \
+  X(count_nonzero, count_nonzero, count_nonzero, count, nullptr, index,                            \
+    "Number of non-zero elements over the given axes.", "int64 counts.")                           \
+  X(nansum, nansum, sum, with_dtype, nullptr, accumulated,                                         \
+    "Sum treating NaN as zero (on integers and bool: sum).", "The sums, in sum's dtypes.")         \
+  X(nanprod, nanprod, prod, with_dtype, nullptr, accumulated,                                      \
+    "Product treating NaN as one (on integers and bool: prod).", "The products, in sum's dtypes.") \
+  X(nanmean, nanmean, mean, with_dtype, nullptr, mean,                                             \
+    "Mean of the elements that are not NaN; NaN where all are.", "The means, in mean's dtypes.")   \
+  X(nanmin, nanmin, min, plain, "fmin", same, "Minimum ignoring NaN (NaN where all are NaN).",     \
+    "The minima, in the input dtype.")                                                             \
+  X(nanmax, nanmax, max, plain, "fmax", same, "Maximum ignoring NaN (NaN where all are NaN).",     \
+    "The maxima, in the input dtype.")
+
+// The scan table: X(name, loop, summary, returns).
+#define NUMCU_SCANS(X)                                                                     \
+  X(cumsum, cumsum, "Cumulative sum along an axis.", "The running sums, in sum's dtypes.") \
+  X(cumprod, cumprod, "Cumulative product along an axis.", "The running products, in sum's dtypes.")
+
 enum class Reduction {
-  sum,
-  prod,
-  mean,
-  min,
-  max,
-  argmin,
-  argmax,
-  any,
-  all,
-  count_nonzero,
-  nansum,
-  nanprod,
-  nanmean,
-  nanmin,
-  nanmax,
-  var,
-  std_,
+#define NUMCU_ENUM(name, loop, exact, form, empty, result, summary, returns) name,
+  NUMCU_REDUCTIONS(NUMCU_ENUM)
+#undef NUMCU_ENUM
 };
 
 struct ReductionInfo {
-  const char* fname;
-  ReduceOp op;             // the loop (var and std: the second pass)
-  ReduceOp op_exact;       // the loop on integers and bool, where NaN cannot occur
-  const char* numpy_name;  // in NumPy's error message for empty reductions; null: has identity
+  const char* name;
+  const char* fname;  // "numcu.sum"
+  ReduceOp op;        // the loop on inexact dtypes
+  ReduceOp op_exact;  // the loop on integers and bool
+  Form form;
+  const char* empty;
+  Result result;
+  const char* summary;
+  const char* returns;
 };
 
-ReductionInfo info_of(Reduction r) {
-  switch (r) {
-    case Reduction::sum:
-      return {"numcu.sum", ReduceOp::sum, ReduceOp::sum, nullptr};
-    case Reduction::prod:
-      return {"numcu.prod", ReduceOp::prod, ReduceOp::prod, nullptr};
-    case Reduction::mean:
-      return {"numcu.mean", ReduceOp::mean, ReduceOp::mean, nullptr};
-    case Reduction::min:
-      return {"numcu.min", ReduceOp::min, ReduceOp::min, "minimum"};
-    case Reduction::max:
-      return {"numcu.max", ReduceOp::max, ReduceOp::max, "maximum"};
-    case Reduction::argmin:
-      return {"numcu.argmin", ReduceOp::argmin, ReduceOp::argmin, "argmin"};
-    case Reduction::argmax:
-      return {"numcu.argmax", ReduceOp::argmax, ReduceOp::argmax, "argmax"};
-    case Reduction::any:
-      return {"numcu.any", ReduceOp::any, ReduceOp::any, nullptr};
-    case Reduction::all:
-      return {"numcu.all", ReduceOp::all, ReduceOp::all, nullptr};
-    case Reduction::count_nonzero:
-      return {"numcu.count_nonzero", ReduceOp::count_nonzero, ReduceOp::count_nonzero, nullptr};
-    case Reduction::nansum:
-      return {"numcu.nansum", ReduceOp::nansum, ReduceOp::sum, nullptr};
-    case Reduction::nanprod:
-      return {"numcu.nanprod", ReduceOp::nanprod, ReduceOp::prod, nullptr};
-    case Reduction::nanmean:
-      return {"numcu.nanmean", ReduceOp::nanmean, ReduceOp::mean, nullptr};
-    case Reduction::nanmin:
-      return {"numcu.nanmin", ReduceOp::nanmin, ReduceOp::min, "fmin"};
-    case Reduction::nanmax:
-      return {"numcu.nanmax", ReduceOp::nanmax, ReduceOp::max, "fmax"};
-    case Reduction::var:
-      return {"numcu.var", ReduceOp::sqdev, ReduceOp::sqdev, nullptr};
-    case Reduction::std_:
-      return {"numcu.std", ReduceOp::sqdev, ReduceOp::sqdev, nullptr};
-  }
-  return {"numcu", ReduceOp::sum, ReduceOp::sum, nullptr};
-}
+constexpr ReductionInfo kReductions[] = {
+#define NUMCU_INFO(name, loop, exact, form, empty, result, summary, returns) \
+  {#name, "numcu." #name, ReduceOp::loop, ReduceOp::exact, Form::form,       \
+   empty, Result::result, summary,        returns},
+    NUMCU_REDUCTIONS(NUMCU_INFO)
+#undef NUMCU_INFO
+};
 
-bool is_arg(Reduction r) { return r == Reduction::argmin || r == Reduction::argmax; }
+const ReductionInfo& info_of(Reduction r) { return kReductions[static_cast<int>(r)]; }
 
 DType real_dtype(DType d) {
   if (d == DType::complex64) return DType::float32;
@@ -101,30 +130,20 @@ DType sum_result_dtype(DType t) {
 }
 
 // The dtype NumPy returns, given the input dtype and dtype= (when has_dtype).
-DType result_dtype(Reduction r, DType t, bool has_dtype, DType requested) {
-  switch (r) {
-    case Reduction::sum:
-    case Reduction::prod:
-    case Reduction::nansum:
-    case Reduction::nanprod:
+DType result_dtype(Result rule, DType t, bool has_dtype, DType requested) {
+  switch (rule) {
+    case Result::accumulated:
       return has_dtype ? requested : sum_result_dtype(t);
-    case Reduction::mean:
-    case Reduction::nanmean:
+    case Result::mean:
       return has_dtype ? requested : (is_inexact(t) ? t : DType::float64);
-    case Reduction::var:
-    case Reduction::std_:
+    case Result::variance:
+    case Result::deviation:
       return real_dtype(has_dtype ? requested : (is_inexact(t) ? t : DType::float64));
-    case Reduction::min:
-    case Reduction::max:
-    case Reduction::nanmin:
-    case Reduction::nanmax:
+    case Result::same:
       return t;
-    case Reduction::argmin:
-    case Reduction::argmax:
-    case Reduction::count_nonzero:
+    case Result::index:
       return DType::int64;
-    case Reduction::any:
-    case Reduction::all:
+    case Result::boolean:
       return DType::bool_;
   }
   return t;
@@ -173,15 +192,6 @@ void parse_axes(py::handle axis, int ndim, bool single, const char* fname, bool*
   reduced[normalize_axis(axis, ndim, fname)] = true;
 }
 
-// A Python scalar as a 0-d host array over the Operand's own value.
-void scalar_as_array(Operand& x) {
-  if (x.kind != Operand::Kind::scalar) return;
-  x.kind = Operand::Kind::host;
-  x.view.data = reinterpret_cast<char*>(x.value);
-  x.view.ndim = 0;
-  x.view.device = kHost;
-}
-
 void check_out_shape(const Operand& out, int ndim, const std::int64_t* shape, const char* fname) {
   if (out.view.ndim != ndim || !std::equal(shape, shape + ndim, out.view.shape)) {
     throw_value_error(std::string(fname) + ": out has shape " +
@@ -190,119 +200,28 @@ void check_out_shape(const Operand& out, int ndim, const std::int64_t* shape, co
   }
 }
 
-// Where a result ends up: `out`, a new numcu.ndarray (device input) or a new NumPy array.
-struct Destination {
-  py::object result;
-  ArrayView view;
-};
-
-Destination make_destination(bool has_out, py::handle out_obj, const Operand& out, const Exec& ex,
-                             bool device_input, DType dtype, int ndim, const std::int64_t* shape) {
-  Destination d;
-  if (has_out) {
-    d.result = py::reinterpret_borrow<py::object>(out_obj);
-    d.view = out.view;
-  } else if (ex.gpu && device_input) {
-    NdArray a = NdArray::empty(dtype, ndim, shape, ex.device, ex.stream);
-    d.view = a.view();
-    d.result = py::cast(std::move(a));
-  } else {
-    std::int64_t strides[kMaxDims];
-    dense_strides(dtype, ndim, shape, nullptr, strides);
-    d.result = numpy_empty(dtype, ndim, shape, strides);
-    d.view.dtype = dtype;
-    d.view.ndim = ndim;
-    std::copy(shape, shape + ndim, d.view.shape);
-    std::copy(strides, strides + ndim, d.view.strides);
-    d.view.data = static_cast<char*>(py::array(d.result).mutable_data());
-    d.view.device = kHost;
-  }
-  return d;
-}
-
-// The view a loop writes: the destination itself when it is on the backend's side and of the
-// loop's dtype (and, when `need_dense`, C-contiguous), else dense scratch.
-ArrayView loop_target(Scratch& scratch, const Exec& ex, const ArrayView& dest, DType loop_out,
-                      bool need_dense) {
-  const bool same_side = ex.gpu == (dest.device != kHost);
-  if (same_side && dest.dtype == loop_out && (!need_dense || dest.is_c_contiguous())) return dest;
-  return dense_view(scratch, ex, loop_out, dest.ndim, dest.shape, nullptr);
-}
-
-// Moves what the loop wrote in `res` to `dest` (same shape): a download from the GPU for host
-// destinations, and a dtype conversion where they differ. Runs without the GIL.
-void finish(Scratch& scratch, const Exec& ex, const ArrayView& dest, const ArrayView& res,
-            const char* fname) {
-  if (res.data == dest.data && res.dtype == dest.dtype) return;
-  const bool download = ex.gpu && dest.device == kHost;
-  if (!download) {
-    run_cast(ex, dest, res, fname);
-    return;
-  }
-  const ByteSpan span = byte_span(res);
-  const std::size_t bytes = static_cast<std::size_t>(span.hi - span.lo);
-  if (dest.dtype == res.dtype && is_dense(dest) &&
-      std::equal(dest.strides, dest.strides + dest.ndim, res.strides)) {
-    cuda::copy_async(dest.data + byte_span(dest).lo, res.data + span.lo, bytes, ex.stream);
-    cuda::synchronize(ex.stream);
-    return;
-  }
-  char* host = scratch.allocate_host(bytes);
-  cuda::copy_async(host, res.data + span.lo, bytes, ex.stream);
-  cuda::synchronize(ex.stream);
-  ArrayView staged = res;
-  staged.data = host - span.lo;
-  staged.device = kHost;
-  run_cast(Exec{}, dest, staged, fname);
-}
-
-// Brings the input to the backend in dtype `loop`.
-ArrayView prepare_input(Scratch& scratch, const Exec& ex, const Operand& x, DType loop,
-                        const char* fname) {
-  ArrayView v = x.view;
-  if (ex.gpu && x.kind == Operand::Kind::host) v = upload(scratch, ex, v);
-  if (x.has_producer_stream) cuda::stream_wait(ex.stream, x.producer_stream);
-  if (v.dtype != loop) {
-    const ArrayView cast = dense_view(scratch, ex, loop, v.ndim, v.shape, &v);
-    run_cast(ex, cast, v, fname);
-    v = cast;
-  }
-  return v;
-}
-
-void run_reduce(const Exec& ex, ReduceOp op, DType dtype, const ReducePlan& plan,
-                const ReduceParams& params) {
-  if (ex.gpu) {
-    reduce_cuda(op, dtype, plan, params, ex.stream);
-  } else {
-    reduce_cpu(op, dtype, plan, params);
-  }
-}
-
 py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle dtype_obj,
                        py::handle out_obj, bool keepdims, double ddof, const DeviceRequest& req) {
-  const ReductionInfo info = info_of(red);
+  const ReductionInfo& info = info_of(red);
   const char* fname = info.fname;
-  Operand x = intake(a, fname);
-  scalar_as_array(x);
+  Call call(fname, req);
+  const Operand& x = call.array_input(a);
   const int ndim = x.view.ndim;
-
   bool reduced[kMaxDims];
-  parse_axes(axis, ndim, is_arg(red), fname, reduced);
+  parse_axes(axis, ndim, info.form == Form::arg, fname, reduced);
 
   // dtypes: the loop's input (dtype= converts the input first), its output, and NumPy's result
   const DType t = x.view.dtype;
   const bool has_dtype = !dtype_obj.is_none();
-  const DType requested = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
-  const DType loop_in = requested;
+  const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
   const ReduceOp op = is_inexact(loop_in) ? info.op : info.op_exact;
   if (!reduce_supports(op, loop_in)) {
     throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
   }
   const DType loop_out = reduce_out_dtype(op, loop_in);
-  const DType result = result_dtype(red, t, has_dtype, requested);
+  const DType result = result_dtype(info.result, t, has_dtype, loop_in);
 
-  // shapes
+  // shapes: the result's (keepdims' size-1 axes included) and the kept axes the plan walks
   std::int64_t shape[kMaxDims];
   int rndim = 0;
   std::int64_t n_red = 1;
@@ -314,81 +233,63 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
       shape[rndim++] = x.view.shape[d];
     }
   }
-  if (n_red == 0 && info.numpy_name != nullptr) {
-    if (is_arg(red)) {
-      throw_value_error(std::string(fname) + ": attempt to get " + info.numpy_name +
+  if (n_red == 0 && info.empty != nullptr) {
+    if (info.result == Result::index) {
+      throw_value_error(std::string(fname) + ": attempt to get " + info.empty +
                         " of an empty sequence");
     }
     throw_value_error(std::string(fname) + ": zero-size array to reduction operation " +
-                      info.numpy_name + " which has no identity");
+                      info.empty + " which has no identity");
   }
-  const bool has_out = !out_obj.is_none();
-  Operand out;
-  if (has_out) {
-    out = intake(out_obj, fname, Role::output);
-    check_out_shape(out, rndim, shape, fname);
-  }
+  call.output(out_obj);
+  if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
 
-  // placement
-  const Operand* operands[2] = {&x, has_out ? &out : nullptr};
-  const Exec ex = place(fname, operands, 2, req);
-  if (ex.gpu) cuda::activate(ex.device);
-
-  Scratch scratch;
-  ArrayView in = prepare_input(scratch, ex, x, loop_in, fname);
-  const Destination dest = make_destination(has_out, out_obj, out, ex,
-                                            x.kind == Operand::Kind::device, result, rndim, shape);
-  // The destination without keepdims' size-1 axes: the kept axes the plan walks.
-  ArrayView kept = dest.view;
+  const Exec& ex = call.place();
+  ArrayView in = call.prepare(x, loop_in);
+  const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
+  ArrayView kept = dest;
   if (keepdims) {
     kept.ndim = 0;
     for (int d = 0; d < ndim; ++d) {
       if (reduced[d]) continue;
-      kept.shape[kept.ndim] = dest.view.shape[d];
-      kept.strides[kept.ndim++] = dest.view.strides[d];
+      kept.shape[kept.ndim] = dest.shape[d];
+      kept.strides[kept.ndim++] = dest.strides[d];
     }
   }
-  const ArrayView res = loop_target(scratch, ex, kept, loop_out, false);
+  const ArrayView res = call.target(kept, loop_out);
   // A reduction reads many input elements per output element: an `out` sharing any memory
   // with the input gets a copy of the input.
-  if (has_out && res.data == kept.data) in = unaliased(scratch, ex, res, in, false, fname);
+  if (call.writes_out(res)) in = call.unaliased(res, in, false);
   const ReducePlan plan = make_reduce_plan(in, reduced, res, fname);
 
   ReduceParams params;
   params.n = n_red;
   params.ddof = ddof;
-  params.root = red == Reduction::std_;
-  ArrayView means;
+  params.root = info.result == Result::deviation;
+  const bool two_pass = info.result == Result::variance || info.result == Result::deviation;
   ReducePlan mean_plan;
-  const bool two_pass = red == Reduction::var || red == Reduction::std_;
   if (two_pass) {
-    means = dense_view(scratch, ex, reduce_out_dtype(ReduceOp::mean, loop_in), kept.ndim,
-                       kept.shape, nullptr);
+    const ArrayView means = call.scratch_view(reduce_out_dtype(ReduceOp::mean, loop_in), kept.ndim,
+                                              kept.shape, nullptr);
     mean_plan = make_reduce_plan(in, reduced, means, fname);
     params.mean = means.data;
   }
-  {
-    py::gil_scoped_release release;
-    if (two_pass) run_reduce(ex, ReduceOp::mean, loop_in, mean_plan, params);
-    run_reduce(ex, op, loop_in, plan, params);
-    finish(scratch, ex, kept, res, fname);
-    if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
-  }
-  finish_streams(ex, operands, 2,
-                 py::isinstance<NdArray>(dest.result)
-                     ? dest.result.cast<const NdArray&>().allocation().get()
-                     : nullptr);
-  // Like NumPy, a 0-d host result is a NumPy scalar.
-  if (!has_out && rndim == 0 && !py::isinstance<NdArray>(dest.result)) {
-    return dest.result[py::tuple()];
-  }
-  return dest.result;
+  call.run([&] {
+    if (ex.gpu) {
+      if (two_pass) reduce_cuda(ReduceOp::mean, loop_in, mean_plan, params, ex.stream);
+      reduce_cuda(op, loop_in, plan, params, ex.stream);
+    } else {
+      if (two_pass) reduce_cpu(ReduceOp::mean, loop_in, mean_plan, params);
+      reduce_cpu(op, loop_in, plan, params);
+    }
+  });
+  return call.finish();
 }
 
 py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis_obj,
                      py::handle dtype_obj, py::handle out_obj, const DeviceRequest& req) {
-  Operand x = intake(a, fname);
-  scalar_as_array(x);
+  Call call(fname, req);
+  const Operand& x = call.array_input(a);
   const DType t = x.view.dtype;
   const bool has_dtype = !dtype_obj.is_none();
   const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
@@ -406,22 +307,15 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
   } else {
     std::copy(x.view.shape, x.view.shape + rndim, shape);
   }
-  const bool has_out = !out_obj.is_none();
-  Operand out;
-  if (has_out) {
-    out = intake(out_obj, fname, Role::output);
-    check_out_shape(out, rndim, shape, fname);
-  }
-  const Operand* operands[2] = {&x, has_out ? &out : nullptr};
-  const Exec ex = place(fname, operands, 2, req);
-  if (ex.gpu) cuda::activate(ex.device);
+  call.output(out_obj);
+  if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
+  const Exec& ex = call.place();
 
-  Scratch scratch;
-  ArrayView in = prepare_input(scratch, ex, x, loop_in, fname);
+  ArrayView in = call.prepare(x, loop_in);
   // One line scans fastest contiguous (CUB on the GPU): flatten into a dense copy if needed.
   if ((flatten && in.ndim != 1) || (rndim == 1 && !in.is_c_contiguous())) {
     if (!in.is_c_contiguous()) {
-      const ArrayView dense = dense_view(scratch, ex, in.dtype, in.ndim, in.shape, nullptr);
+      const ArrayView dense = call.scratch_view(in.dtype, in.ndim, in.shape, nullptr);
       run_cast(ex, dense, in, fname);
       in = dense;
     }
@@ -429,28 +323,20 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
     in.shape[0] = shape[0];
     in.strides[0] = itemsize(in.dtype);
   }
-  const Destination dest = make_destination(has_out, out_obj, out, ex,
-                                            x.kind == Operand::Kind::device, result, rndim, shape);
-  const ArrayView res = loop_target(scratch, ex, dest.view, loop_out, rndim == 1);
+  const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
+  const ArrayView res = call.target(dest, loop_out, rndim == 1);
   // Scans run in place (CUB's device scan allows it; the line loops read each element before
   // writing its position), so cumsum(x, out=x) needs no copy; any other overlap does.
-  if (has_out && res.data == dest.view.data) in = unaliased(scratch, ex, res, in, true, fname);
+  if (call.writes_out(res)) in = call.unaliased(res, in, true);
   const ReducePlan plan = make_scan_plan(in, axis, res, fname);
-  {
-    py::gil_scoped_release release;
+  call.run([&] {
     if (ex.gpu) {
       scan_cuda(op, loop_in, plan, ex.stream);
     } else {
       scan_cpu(op, loop_in, plan);
     }
-    finish(scratch, ex, dest.view, res, fname);
-    if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
-  }
-  finish_streams(ex, operands, 2,
-                 py::isinstance<NdArray>(dest.result)
-                     ? dest.result.cast<const NdArray&>().allocation().get()
-                     : nullptr);
-  return dest.result;
+  });
+  return call.finish(true);
 }
 
 bool truthy(py::handle h) {
@@ -497,12 +383,6 @@ const char* kOut =
 const char* kKeepdims =
     "keepdims : bool, optional\n"
     "    Keep the reduced axes with size one.\n";
-const char* kAll = "all 14 (bool, int8-64, uint8-64, float16/32/64, complex64/128).";
-
-// The argument lists, parsed on CPython's vectorcall convention (fastcall.hpp): a reduction of
-// a small device array costs little more than its launch, so pybind11's general argument
-// machinery would be a large part of it.
-enum class Form { with_dtype, plain, arg, var, count, scan };
 
 struct FormSpec {
   const char* const* names;
@@ -596,121 +476,76 @@ PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
 // Docstrings live as long as the module (CPython keeps pointers to them).
 const char* keep(std::string text) { return (new std::string(std::move(text)))->c_str(); }
 
-template <Reduction R, Form F>
-void def_reduction(py::module_& m, const char* name, const std::string& docstring) {
-  def_fastcall(m, name, &reduce_entry<R, F>, keep(signature(name, F) + docstring));
+// The dtypes a reduction has a loop for, for its docstring.
+std::string dtypes_line(const ReductionInfo& info) {
+  std::string names;
+  int count = 0;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType d = static_cast<DType>(i);
+    if (!reduce_supports(is_inexact(d) ? info.op : info.op_exact, d)) continue;
+    names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
+  }
+  return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes." : names + ".";
 }
 
-template <ScanOp S>
-void def_scan(py::module_& m, const char* name, const std::string& docstring) {
-  def_fastcall(m, name, &scan_entry<S>, keep(signature(name, Form::scan) + docstring));
+const char* const kScanParams =
+    "axis : None or int, optional\n"
+    "    The axis to scan along; None scans the flattened array.\n"
+    "dtype : dtype, optional\n"
+    "    The dtype to accumulate in and return; the input is converted to it first.\n"
+    "out : array, optional\n"
+    "    Where to write the result; its shape must be the result's.\n";
+
+std::string form_params(Form f) {
+  const std::string arg =
+      "axis : None or int, optional\n"
+      "    The axis to search along; None searches the flattened array.\n";
+  const std::string ddof =
+      "ddof : float, optional\n"
+      "    The divisor is N - ddof (N: elements per result).\n";
+  switch (f) {
+    case Form::with_dtype:
+      return std::string(kAxis) + kDtype + kOut + kKeepdims;
+    case Form::plain:
+      return std::string(kAxis) + kOut + kKeepdims;
+    case Form::arg:
+      return arg + kOut + kKeepdims;
+    case Form::var:
+      return std::string(kAxis) + kDtype + kOut + ddof + kKeepdims;
+    case Form::count:
+      return std::string(kAxis) + kKeepdims;
+    case Form::scan:
+      return kScanParams;
+  }
+  return {};
 }
 
 }  // namespace
 
 void bind_reductions(py::module_& m) {
-  const std::string with_dtype = std::string(kAxis) + kDtype + kOut + kKeepdims;
-  const std::string plain = std::string(kAxis) + kOut + kKeepdims;
-  const std::string arg =
-      std::string(
-          "axis : None or int, optional\n"
-          "    The axis to search along; None searches the flattened array.\n") +
-      kOut + kKeepdims;
-  const std::string var = std::string(kAxis) + kDtype + kOut +
-                          "ddof : float, optional\n"
-                          "    The divisor is N - ddof (N: elements per result).\n" +
-                          kKeepdims;
+  py::list reductions;
+#define NUMCU_DEF(name, loop, exact, form, empty, result, summary, returns)                        \
+  {                                                                                                \
+    const ReductionInfo& info = info_of(Reduction::name);                                          \
+    def_fastcall(m, #name, &reduce_entry<Reduction::name, Form::form>,                             \
+                 keep(signature(#name, Form::form) + doc(summary, form_params(Form::form).c_str(), \
+                                                         returns, dtypes_line(info).c_str())));    \
+    reductions.append(#name);                                                                      \
+  }
+  NUMCU_REDUCTIONS(NUMCU_DEF)
+#undef NUMCU_DEF
+  m.attr("reductions") = py::tuple(reductions);
 
-  def_reduction<Reduction::sum, Form::with_dtype>(
-      m, "sum",
-      doc("Sum of array elements over the given axes (float sums are pairwise on the CPU and "
-          "tree-shaped on the GPU; the same input gives the same bits run to run).",
-          with_dtype.c_str(),
-          "The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the "
-          "input dtype (float16 accumulated in float32).",
-          kAll));
-  def_reduction<Reduction::prod, Form::with_dtype>(
-      m, "prod",
-      doc("Product of array elements over the given axes (integers wrap as in NumPy).",
-          with_dtype.c_str(), "The products, in sum's dtypes.", kAll));
-  def_reduction<Reduction::mean, Form::with_dtype>(
-      m, "mean",
-      doc("Arithmetic mean over the given axes; NaN for an empty reduction.", with_dtype.c_str(),
-          "The means: float64 for integers and bool, else the input dtype.", kAll));
-  def_reduction<Reduction::nansum, Form::with_dtype>(
-      m, "nansum",
-      doc("Sum treating NaN as zero (on integers and bool: sum).", with_dtype.c_str(),
-          "The sums, in sum's dtypes.", kAll));
-  def_reduction<Reduction::nanprod, Form::with_dtype>(
-      m, "nanprod",
-      doc("Product treating NaN as one (on integers and bool: prod).", with_dtype.c_str(),
-          "The products, in sum's dtypes.", kAll));
-  def_reduction<Reduction::nanmean, Form::with_dtype>(
-      m, "nanmean",
-      doc("Mean of the elements that are not NaN; NaN where all are.", with_dtype.c_str(),
-          "The means, in mean's dtypes.", kAll));
-  def_reduction<Reduction::min, Form::plain>(
-      m, "min",
-      doc("Minimum over the given axes; NaN propagates; complex numbers order lexicographically. "
-          "ValueError for an empty reduction.",
-          plain.c_str(), "The minima, in the input dtype.", kAll));
-  def_reduction<Reduction::max, Form::plain>(
-      m, "max",
-      doc("Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "
-          "ValueError for an empty reduction.",
-          plain.c_str(), "The maxima, in the input dtype.", kAll));
-  def_reduction<Reduction::nanmin, Form::plain>(
-      m, "nanmin",
-      doc("Minimum ignoring NaN (NaN where all are NaN).", plain.c_str(),
-          "The minima, in the input dtype.", kAll));
-  def_reduction<Reduction::nanmax, Form::plain>(
-      m, "nanmax",
-      doc("Maximum ignoring NaN (NaN where all are NaN).", plain.c_str(),
-          "The maxima, in the input dtype.", kAll));
-  def_reduction<Reduction::argmin, Form::arg>(
-      m, "argmin",
-      doc("Index of the first minimum (of the first NaN, if any) along an axis.", arg.c_str(),
-          "int64 indices.", kAll));
-  def_reduction<Reduction::argmax, Form::arg>(
-      m, "argmax",
-      doc("Index of the first maximum (of the first NaN, if any) along an axis.", arg.c_str(),
-          "int64 indices.", kAll));
-  def_reduction<Reduction::any, Form::plain>(
-      m, "any",
-      doc("Whether any element is non-zero (NaN counts as non-zero).", plain.c_str(), "bool.",
-          kAll));
-  def_reduction<Reduction::all, Form::plain>(
-      m, "all",
-      doc("Whether every element is non-zero (NaN counts as non-zero).", plain.c_str(), "bool.",
-          kAll));
-  def_reduction<Reduction::count_nonzero, Form::count>(
-      m, "count_nonzero",
-      doc("Number of non-zero elements over the given axes.",
-          (std::string(kAxis) + kKeepdims).c_str(), "int64 counts.", kAll));
-  def_reduction<Reduction::var, Form::var>(
-      m, "var",
-      doc("Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two "
-          "passes.",
-          var.c_str(),
-          "float64 for integers and bool, the real dtype for complex, else the input dtype.",
-          kAll));
-  def_reduction<Reduction::std_, Form::var>(
-      m, "std",
-      doc("Standard deviation over the given axes: the square root of var.", var.c_str(), "As var.",
-          kAll));
-
-  const std::string scan = std::string(
-                               "axis : None or int, optional\n"
-                               "    The axis to scan along; None scans the flattened array.\n") +
-                           kDtype +
-                           "out : array, optional\n"
-                           "    Where to write the result; its shape must be the result's.\n";
-  def_scan<ScanOp::cumsum>(m, "cumsum",
-                           doc("Cumulative sum along an axis.", scan.c_str(),
-                               "The running sums, in sum's dtypes.", kAll));
-  def_scan<ScanOp::cumprod>(m, "cumprod",
-                            doc("Cumulative product along an axis.", scan.c_str(),
-                                "The running products, in sum's dtypes.", kAll));
+  py::list scans;
+#define NUMCU_DEF(name, loop, summary, returns)                                                \
+  def_fastcall(                                                                                \
+      m, #name, &scan_entry<ScanOp::loop>,                                                     \
+      keep(signature(#name, Form::scan) +                                                      \
+           doc(summary, kScanParams, returns, dtypes_line(info_of(Reduction::sum)).c_str()))); \
+  scans.append(#name);
+  NUMCU_SCANS(NUMCU_DEF)
+#undef NUMCU_DEF
+  m.attr("scans") = py::tuple(scans);
 }
 
 }  // namespace numcu::python

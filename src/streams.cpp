@@ -67,6 +67,8 @@ class PyStream {
   std::vector<Stream> saved_;
 };
 
+PyTypeObject* g_stream_type = nullptr;  // numcu.cuda.Stream, set when the module binds it
+
 class PyEvent {
  public:
   explicit PyEvent(bool timing) : event_(cuda::create_event(timing)) {}
@@ -172,6 +174,13 @@ bool readable(std::uintptr_t address, std::size_t bytes) {
 
 }  // namespace
 
+bool numcu_stream_handle(py::handle obj, Stream* handle) {
+  if (g_stream_type == nullptr || Py_TYPE(obj.ptr()) != g_stream_type) return false;
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
+  *handle = static_cast<const PyStream*>(inst->get_value_and_holder().value_ptr())->handle();
+  return true;
+}
+
 Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what) {
   const Stream stream = reinterpret_cast<Stream>(handle);
   auto& owned = owned_streams();
@@ -228,12 +237,13 @@ A CUDA event: mark a point in a stream, wait for it, time between two.
           },
           py::arg("end"), "Milliseconds from this event to `end` (both made with timing=True).");
 
-  py::class_<PyStream, std::shared_ptr<PyStream>>(c, "Stream", R"doc(
+  py::class_<PyStream, std::shared_ptr<PyStream>> stream_class(c, "Stream", R"doc(
 A CUDA stream. ``Stream()`` creates one (``non_blocking=True``: not ordered with the legacy
 default stream); ``Stream(ptr=handle)`` wraps another library's. ``with stream:`` makes it
 the current stream of this thread, which every numcu operation queues on unless given
 ``stream=``. It speaks the ``__cuda_stream__`` protocol.
-)doc")
+)doc");
+  stream_class
       .def(py::init([](bool non_blocking, py::handle ptr) {
              if (!ptr.is_none()) {
                return std::make_shared<PyStream>(stream_from_python(ptr, "numcu.cuda.Stream"),
@@ -281,6 +291,7 @@ the current stream of this thread, which every numcu operation queues on unless 
       .def("__hash__", [](const PyStream& s) { return std::hash<std::uintptr_t>()(s.ptr()); })
       .def("__repr__",
            [](const PyStream& s) { return "<numcu.cuda.Stream " + std::to_string(s.ptr()) + ">"; });
+  g_stream_type = reinterpret_cast<PyTypeObject*>(stream_class.ptr());
 
   c.def(
       "current_stream", [] { return std::make_shared<PyStream>(cuda::current_stream(), false); },

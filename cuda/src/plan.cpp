@@ -46,9 +46,17 @@ ElementwisePlan<N> make_plan(const ArrayView* const* views, const bool* is_scala
 
   // Order dimensions by the output's strides, largest first, so that the innermost loop
   // writes the output contiguously (NumPy's order='K').
+  // An insertion sort: stable, and with no heap buffer (std::stable_sort allocates one per call,
+  // a cost every small operation would pay).
   int order[kMaxDims];
-  for (int k = 0; k < nd; ++k) order[k] = k;
-  std::stable_sort(order, order + nd, [&](int x, int y) { return strides[0][x] > strides[0][y]; });
+  for (int k = 0; k < nd; ++k) {
+    int j = k;
+    while (j > 0 && strides[0][order[j - 1]] < strides[0][k]) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = k;
+  }
 
   // Merge neighbours that every operand walks as one run.
   std::int64_t shape[kMaxDims];

@@ -6,15 +6,15 @@ namespace numcu {
 template <int N>
 void ufunc_cpu(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params) {
   switch (op) {
-#define NUMCU_CASE(e, F, group)                                                \
+#define NUMCU_CASE(e, F, group, doc)                                           \
   case Ufunc::e:                                                               \
     if constexpr (F::arity + 1 == N) return ufunc_cpu_##e(loop, plan, params); \
     break;
     NUMCU_UFUNCS(NUMCU_CASE)
 #undef NUMCU_CASE
   }
-  throw_value_error(std::string("numcu.") + ufunc_info(op).name + ": called with " +
-                    std::to_string(N - 1) + " inputs");
+  throw_value_error(std::string(ufunc_info(op).fname) + ": called with " + std::to_string(N - 1) +
+                    " inputs");
 }
 
 template void ufunc_cpu<2>(Ufunc, DType, const ElementwisePlan<2>&, const OpParams&);

@@ -8,15 +8,15 @@ template <int N>
 void ufunc_cuda(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params,
                 Stream stream) {
   switch (op) {
-#define NUMCU_CASE(e, F, group)                                                         \
+#define NUMCU_CASE(e, F, group, doc)                                                    \
   case Ufunc::e:                                                                        \
     if constexpr (F::arity + 1 == N) return ufunc_cuda_##e(loop, plan, params, stream); \
     break;
     NUMCU_UFUNCS(NUMCU_CASE)
 #undef NUMCU_CASE
   }
-  throw_value_error(std::string("numcu.") + ufunc_info(op).name + ": called with " +
-                    std::to_string(N - 1) + " inputs");
+  throw_value_error(std::string(ufunc_info(op).fname) + ": called with " + std::to_string(N - 1) +
+                    " inputs");
 }
 
 template void ufunc_cuda<2>(Ufunc, DType, const ElementwisePlan<2>&, const OpParams&, Stream);

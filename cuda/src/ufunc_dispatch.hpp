@@ -12,7 +12,7 @@
 
 namespace numcu {
 
-#define NUMCU_DECLARE_UFUNC(e, F, group)                                     \
+#define NUMCU_DECLARE_UFUNC(e, F, group, doc)                                \
   void ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,  \
                      const OpParams& params);                                \
   void ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan, \
@@ -30,7 +30,8 @@ void run_loop(DType loop, const ElementwisePlan<F::arity + 1>& plan, const OpPar
       runner.template run<F, typename F::template out_t<T>, ops::input_t<F, T, I>...>(
           ops::make_op<F>(params), plan);
     } else {
-      throw_type_error(std::string("numcu.") + F::name + ": no loop for dtype " + dtype_name(loop));
+      throw_type_error(std::string(ufunc_name<F>::fname) + ": no loop for dtype " +
+                       dtype_name(loop));
     }
   });
 }
@@ -45,7 +46,7 @@ void run_loop(DType loop, const ElementwisePlan<F::arity + 1>& plan, const OpPar
 
 // A group source file defines NUMCU_IN_GROUP_<group>(e, F) for the groups it instantiates and
 // then expands NUMCU_UFUNCS(NUMCU_SELECT_GROUP); the other groups expand to nothing.
-#define NUMCU_SELECT_GROUP(e, F, group) NUMCU_IN_GROUP_##group(e, F)
+#define NUMCU_SELECT_GROUP(e, F, group, doc) NUMCU_IN_GROUP_##group(e, F)
 #ifndef NUMCU_IN_GROUP_addsub
 #define NUMCU_IN_GROUP_addsub(e, F)
 #endif

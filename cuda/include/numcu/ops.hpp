@@ -120,7 +120,13 @@ inline DType bool_as_int8(DType d) { return d == DType::bool_ ? DType::int8 : d;
 inline DType as_inexact(DType d) { return is_inexact(d) ? d : promote_types(d, DType::float16); }
 
 // Loops on the promoted dtype itself, writing it.
+// Which Python signature a ufunc gets: NumPy's (x[, x2], /, out=None, *, device=None,
+// stream=None); NumPy's plus AMYPAD NumCu's dev_id=, sync= and output= (add, subtract, multiply,
+// divide); or a signature of its own, bound by hand (div's default=, where, clip).
+enum class Binding { numpy, numcu, own };
+
 struct SameLoop {
+  static constexpr Binding binding = Binding::numpy;
   static constexpr bool condition_first = false;
   // NumPy picks the first loop every input casts to safely: for the float functions that is
   // each input's smallest float, promoted (int8 with uint8 runs on float16, not on
@@ -149,7 +155,7 @@ struct Predicate : SameLoop {
 // Arithmetic
 
 struct Add : SameLoop {
-  static constexpr const char* name = "add";
+  static constexpr Binding binding = Binding::numcu;
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
@@ -166,7 +172,7 @@ struct Add : SameLoop {
 };
 
 struct Subtract : SameLoop {
-  static constexpr const char* name = "subtract";
+  static constexpr Binding binding = Binding::numcu;
   static constexpr int arity = 2;
   // NumPy has no boolean subtract: it points to logical_xor instead.
   template <class T>
@@ -182,7 +188,7 @@ struct Subtract : SameLoop {
 };
 
 struct Multiply : SameLoop {
-  static constexpr const char* name = "multiply";
+  static constexpr Binding binding = Binding::numcu;
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
@@ -200,20 +206,43 @@ struct Multiply : SameLoop {
 
 // True division: integers and bool divide in float64, as in NumPy.
 struct Divide : SameLoop {
-  static constexpr const char* name = "divide";
+  static constexpr Binding binding = Binding::numcu;
   static constexpr int arity = 2;
   static DType loop_dtype(DType d) { return is_inexact(d) ? d : DType::float64; }
   template <class T>
   static constexpr bool supports = is_inexact_v<T>;
   template <class T>
   NUMCU_HD T operator()(T a, T b) const {
-    return a / b;
+    if constexpr (is_complex_v<T>) {
+      return complex_divide(a, b);
+    } else {
+      return a / b;
+    }
+  }
+
+  // Complex division as NumPy computes it: Smith's scaling by the larger part of the divisor,
+  // and, for a zero divisor, division by its magnitude (+0), so that the infinities take the
+  // numerator's signs whatever the zero's sign.
+  template <class T>
+  NUMCU_HD static T complex_divide(T a, T b) {
+    using V = typename T::value_type;
+    const V ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const V abs_br = m::fabs(br), abs_bi = m::fabs(bi);
+    if (abs_br >= abs_bi) {
+      if (abs_br == V(0) && abs_bi == V(0)) return T(ar / abs_br, ai / abs_br);
+      const V ratio = bi / br;
+      const V scale = V(1) / (br + bi * ratio);
+      return T((ar + ai * ratio) * scale, (ai - ar * ratio) * scale);
+    }
+    const V ratio = br / bi;
+    const V scale = V(1) / (bi + br * ratio);
+    return T((ar * ratio + ai) * scale, (ai * ratio - ar) * scale);
   }
 };
 
 // NumCu's div: the quotient where the divisor is not zero, `default` where it is.
 struct DivDefault : Divide {
-  static constexpr const char* name = "div";
+  static constexpr Binding binding = Binding::own;
   explicit DivDefault(const OpParams& p) : real(p.real), imag(p.imag) {}
   double real, imag;
   template <class T>
@@ -226,7 +255,7 @@ struct DivDefault : Divide {
         return static_cast<T>(real);
       }
     }
-    return a / b;
+    return Divide::operator()(a, b);
   }
 };
 
@@ -260,7 +289,6 @@ NUMCU_HD F float_remainder(F a, F b) {
 // Integer x // 0 and x % 0 give 0 as in NumPy; x // -1 and x % -1 never reach the hardware
 // divide, which traps on INT_MIN / -1.
 struct FloorDivide : IntLoop {
-  static constexpr const char* name = "floor_divide";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = is_real_v<T> && !std::is_same_v<T, bool>;
@@ -282,7 +310,6 @@ struct FloorDivide : IntLoop {
 };
 
 struct Remainder : IntLoop {
-  static constexpr const char* name = "remainder";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = is_real_v<T> && !std::is_same_v<T, bool>;
@@ -303,10 +330,8 @@ struct Remainder : IntLoop {
   }
 };
 
-// Integer powers by squaring, wrapping like NumPy. Negative exponents are refused before the
-// loop runs (ValueError); here they give 0 so that nothing undefined can happen.
+// Integer powers by squaring, wrapping like NumPy.
 struct Power : IntLoop {
-  static constexpr const char* name = "power";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
@@ -314,7 +339,10 @@ struct Power : IntLoop {
   NUMCU_HD T operator()(T a, T b) const {
     if constexpr (is_integer_v<T>) {
       if constexpr (std::is_signed_v<T>) {
-        if (b < 0) return 0;
+        // A negative exponent: 1 / a**-b truncated towards zero, which is what the host checks
+        // refuse (NumPy's ValueError) and what device arrays, never checked (that would wait
+        // for the GPU), give: 1 for a = 1, +-1 for a = -1, 0 otherwise (0 too for a = 0).
+        if (b < 0) return a == 1 ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
       }
       wrap_t<T> base = static_cast<wrap_t<T>>(a), result = 1;
       for (auto e = static_cast<std::make_unsigned_t<T>>(b); e != 0; e >>= 1) {
@@ -356,7 +384,6 @@ struct Power : IntLoop {
 };
 
 struct Negative : SameLoop {
-  static constexpr const char* name = "negative";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
@@ -371,7 +398,6 @@ struct Negative : SameLoop {
 };
 
 struct Positive : SameLoop {
-  static constexpr const char* name = "positive";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
@@ -383,7 +409,6 @@ struct Positive : SameLoop {
 
 // absolute of complex is real, as in NumPy (complex64 -> float32).
 struct Absolute : SameLoop {
-  static constexpr const char* name = "absolute";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
@@ -403,7 +428,6 @@ struct Absolute : SameLoop {
 
 // sign of complex is z / |z| (NumPy 2).
 struct Sign : SameLoop {
-  static constexpr const char* name = "sign";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
@@ -424,7 +448,6 @@ struct Sign : SameLoop {
 
 // Integer reciprocal is 1 / x in integers; 1 / 0 gives 0 instead of trapping.
 struct Reciprocal : IntLoop {
-  static constexpr const char* name = "reciprocal";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
@@ -443,7 +466,6 @@ struct Reciprocal : IntLoop {
 };
 
 struct Square : IntLoop {
-  static constexpr const char* name = "square";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = !std::is_same_v<T, bool>;
@@ -455,7 +477,6 @@ struct Square : IntLoop {
 
 // maximum/minimum propagate NaN; fmax/fmin ignore it.
 struct Maximum : SameLoop {
-  static constexpr const char* name = "maximum";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
@@ -466,7 +487,6 @@ struct Maximum : SameLoop {
 };
 
 struct Minimum : SameLoop {
-  static constexpr const char* name = "minimum";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
@@ -477,7 +497,6 @@ struct Minimum : SameLoop {
 };
 
 struct Fmax : SameLoop {
-  static constexpr const char* name = "fmax";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
@@ -488,7 +507,6 @@ struct Fmax : SameLoop {
 };
 
 struct Fmin : SameLoop {
-  static constexpr const char* name = "fmin";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = true;
@@ -501,9 +519,8 @@ struct Fmin : SameLoop {
 // ---------------------------------------------------------------------------------------------
 // Comparisons and logic: every dtype, bool out.
 
-#define NUMCU_COMPARISON(Name, fname, expr)    \
+#define NUMCU_COMPARISON(Name, expr)           \
   struct Name : Predicate {                    \
-    static constexpr const char* name = fname; \
     static constexpr int arity = 2;            \
     template <class T>                         \
     static constexpr bool supports = true;     \
@@ -512,20 +529,19 @@ struct Fmin : SameLoop {
       return expr;                             \
     }                                          \
   };
-NUMCU_COMPARISON(Equal, "equal", a == b)
-NUMCU_COMPARISON(NotEqual, "not_equal", a != b)
-NUMCU_COMPARISON(Less, "less", less(a, b))
-NUMCU_COMPARISON(LessEqual, "less_equal", less_equal(a, b))
-NUMCU_COMPARISON(Greater, "greater", less(b, a))
-NUMCU_COMPARISON(GreaterEqual, "greater_equal", less_equal(b, a))
-NUMCU_COMPARISON(LogicalAnd, "logical_and", truthy(a) && truthy(b))
-NUMCU_COMPARISON(LogicalOr, "logical_or", truthy(a) || truthy(b))
-NUMCU_COMPARISON(LogicalXor, "logical_xor", truthy(a) != truthy(b))
+NUMCU_COMPARISON(Equal, a == b)
+NUMCU_COMPARISON(NotEqual, a != b)
+NUMCU_COMPARISON(Less, less(a, b))
+NUMCU_COMPARISON(LessEqual, less_equal(a, b))
+NUMCU_COMPARISON(Greater, less(b, a))
+NUMCU_COMPARISON(GreaterEqual, less_equal(b, a))
+NUMCU_COMPARISON(LogicalAnd, truthy(a) && truthy(b))
+NUMCU_COMPARISON(LogicalOr, truthy(a) || truthy(b))
+NUMCU_COMPARISON(LogicalXor, truthy(a) != truthy(b))
 #undef NUMCU_COMPARISON
 
 // Elementwise predicates: bool out; integers are never NaN or infinite.
 struct LogicalNot : Predicate {
-  static constexpr const char* name = "logical_not";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
@@ -536,7 +552,6 @@ struct LogicalNot : Predicate {
 };
 
 struct IsNan : Predicate {
-  static constexpr const char* name = "isnan";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
@@ -547,7 +562,6 @@ struct IsNan : Predicate {
 };
 
 struct IsInf : Predicate {
-  static constexpr const char* name = "isinf";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
@@ -564,7 +578,6 @@ struct IsInf : Predicate {
 };
 
 struct IsFinite : Predicate {
-  static constexpr const char* name = "isfinite";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
@@ -581,7 +594,6 @@ struct IsFinite : Predicate {
 };
 
 struct SignBit : Predicate {
-  static constexpr const char* name = "signbit";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = is_real_v<T>;
@@ -600,9 +612,8 @@ struct SignBit : Predicate {
 // ---------------------------------------------------------------------------------------------
 // Bitwise: bool and integers.
 
-#define NUMCU_BITWISE(Name, fname, op)                    \
+#define NUMCU_BITWISE(Name, op)                           \
   struct Name : SameLoop {                                \
-    static constexpr const char* name = fname;            \
     static constexpr int arity = 2;                       \
     template <class T>                                    \
     static constexpr bool supports = is_int_or_bool_v<T>; \
@@ -611,13 +622,12 @@ struct SignBit : Predicate {
       return static_cast<T>(a op b);                      \
     }                                                     \
   };
-NUMCU_BITWISE(BitwiseAnd, "bitwise_and", &)
-NUMCU_BITWISE(BitwiseOr, "bitwise_or", |)
-NUMCU_BITWISE(BitwiseXor, "bitwise_xor", ^)
+NUMCU_BITWISE(BitwiseAnd, &)
+NUMCU_BITWISE(BitwiseOr, |)
+NUMCU_BITWISE(BitwiseXor, ^)
 #undef NUMCU_BITWISE
 
 struct Invert : SameLoop {
-  static constexpr const char* name = "invert";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = is_int_or_bool_v<T>;
@@ -634,7 +644,6 @@ struct Invert : SameLoop {
 // Shifts by the bit width or more (or by a negative count) give what NumPy gives: 0, or -1 for
 // a negative value shifted right; C++ leaves those undefined.
 struct LeftShift : IntLoop {
-  static constexpr const char* name = "left_shift";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = is_integer_v<T>;
@@ -647,7 +656,6 @@ struct LeftShift : IntLoop {
 };
 
 struct RightShift : IntLoop {
-  static constexpr const char* name = "right_shift";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = is_integer_v<T>;
@@ -666,9 +674,8 @@ struct RightShift : IntLoop {
 // Float functions: integers run on the smallest float that holds them. `Complex` says whether
 // NumPy has complex loops.
 
-#define NUMCU_FLOAT_UNARY(Name, fname, with_complex, real_expr, complex_expr)                 \
+#define NUMCU_FLOAT_UNARY(Name, with_complex, real_expr, complex_expr)                        \
   struct Name : FloatLoop {                                                                   \
-    static constexpr const char* name = fname;                                                \
     static constexpr int arity = 1;                                                           \
     template <class T>                                                                        \
     static constexpr bool supports = is_floating_v<T> || ((with_complex) && is_complex_v<T>); \
@@ -689,39 +696,38 @@ struct RightShift : IntLoop {
 #define NUMCU_PI_OVER_180 T(0.0174532925199432957692369076848861271)
 #define NUMCU_180_OVER_PI T(57.2957795130823208767981548141051703)
 
-NUMCU_FLOAT_UNARY(Sqrt, "sqrt", true, m::sqrt(a), m::sqrt(a))
-NUMCU_FLOAT_UNARY(Cbrt, "cbrt", false, m::cbrt(a), a)
-NUMCU_FLOAT_UNARY(Exp, "exp", true, m::exp(a), m::exp(a))
-NUMCU_FLOAT_UNARY(Exp2, "exp2", true, m::exp2(a), m::exp(a* NUMCU_LN2))
-NUMCU_FLOAT_UNARY(Expm1, "expm1", true, m::expm1(a), m::exp(a) - T(1))
-NUMCU_FLOAT_UNARY(Log, "log", true, m::log(a), m::log(a))
-NUMCU_FLOAT_UNARY(Log2, "log2", true, m::log2(a), m::log(a) / NUMCU_LN2)
-NUMCU_FLOAT_UNARY(Log10, "log10", true, m::log10(a), m::log10(a))
-NUMCU_FLOAT_UNARY(Log1p, "log1p", true, m::log1p(a), m::log(a + T(1)))
-NUMCU_FLOAT_UNARY(Sin, "sin", true, m::sin(a), m::sin(a))
-NUMCU_FLOAT_UNARY(Cos, "cos", true, m::cos(a), m::cos(a))
-NUMCU_FLOAT_UNARY(Tan, "tan", true, m::tan(a), m::tan(a))
-NUMCU_FLOAT_UNARY(Arcsin, "arcsin", true, m::asin(a), m::asin(a))
-NUMCU_FLOAT_UNARY(Arccos, "arccos", true, m::acos(a), m::acos(a))
-NUMCU_FLOAT_UNARY(Arctan, "arctan", true, m::atan(a), m::atan(a))
-NUMCU_FLOAT_UNARY(Sinh, "sinh", true, m::sinh(a), m::sinh(a))
-NUMCU_FLOAT_UNARY(Cosh, "cosh", true, m::cosh(a), m::cosh(a))
-NUMCU_FLOAT_UNARY(Tanh, "tanh", true, m::tanh(a), m::tanh(a))
-NUMCU_FLOAT_UNARY(Arcsinh, "arcsinh", true, m::asinh(a), m::asinh(a))
-NUMCU_FLOAT_UNARY(Arccosh, "arccosh", true, m::acosh(a), m::acosh(a))
-NUMCU_FLOAT_UNARY(Arctanh, "arctanh", true, m::atanh(a), m::atanh(a))
-NUMCU_FLOAT_UNARY(Deg2rad, "deg2rad", false, a* NUMCU_PI_OVER_180, a)
-NUMCU_FLOAT_UNARY(Rad2deg, "rad2deg", false, a* NUMCU_180_OVER_PI, a)
-NUMCU_FLOAT_UNARY(Rint, "rint", true, m::rint(a), T(m::rint(a.real()), m::rint(a.imag())))
+NUMCU_FLOAT_UNARY(Sqrt, true, m::sqrt(a), m::sqrt(a))
+NUMCU_FLOAT_UNARY(Cbrt, false, m::cbrt(a), a)
+NUMCU_FLOAT_UNARY(Exp, true, m::exp(a), m::exp(a))
+NUMCU_FLOAT_UNARY(Exp2, true, m::exp2(a), m::exp(a* NUMCU_LN2))
+NUMCU_FLOAT_UNARY(Expm1, true, m::expm1(a), m::exp(a) - T(1))
+NUMCU_FLOAT_UNARY(Log, true, m::log(a), m::log(a))
+NUMCU_FLOAT_UNARY(Log2, true, m::log2(a), m::log(a) / NUMCU_LN2)
+NUMCU_FLOAT_UNARY(Log10, true, m::log10(a), m::log10(a))
+NUMCU_FLOAT_UNARY(Log1p, true, m::log1p(a), m::log(a + T(1)))
+NUMCU_FLOAT_UNARY(Sin, true, m::sin(a), m::sin(a))
+NUMCU_FLOAT_UNARY(Cos, true, m::cos(a), m::cos(a))
+NUMCU_FLOAT_UNARY(Tan, true, m::tan(a), m::tan(a))
+NUMCU_FLOAT_UNARY(Arcsin, true, m::asin(a), m::asin(a))
+NUMCU_FLOAT_UNARY(Arccos, true, m::acos(a), m::acos(a))
+NUMCU_FLOAT_UNARY(Arctan, true, m::atan(a), m::atan(a))
+NUMCU_FLOAT_UNARY(Sinh, true, m::sinh(a), m::sinh(a))
+NUMCU_FLOAT_UNARY(Cosh, true, m::cosh(a), m::cosh(a))
+NUMCU_FLOAT_UNARY(Tanh, true, m::tanh(a), m::tanh(a))
+NUMCU_FLOAT_UNARY(Arcsinh, true, m::asinh(a), m::asinh(a))
+NUMCU_FLOAT_UNARY(Arccosh, true, m::acosh(a), m::acosh(a))
+NUMCU_FLOAT_UNARY(Arctanh, true, m::atanh(a), m::atanh(a))
+NUMCU_FLOAT_UNARY(Deg2rad, false, a* NUMCU_PI_OVER_180, a)
+NUMCU_FLOAT_UNARY(Rad2deg, false, a* NUMCU_180_OVER_PI, a)
+NUMCU_FLOAT_UNARY(Rint, true, m::rint(a), T(m::rint(a.real()), m::rint(a.imag())))
 #undef NUMCU_LN2
 #undef NUMCU_PI_OVER_180
 #undef NUMCU_180_OVER_PI
 #undef NUMCU_FLOAT_UNARY
 
 // floor, ceil and trunc keep integers as they are (NumPy 2.3+), and have no complex loop.
-#define NUMCU_ROUNDING(Name, fname, fn)            \
+#define NUMCU_ROUNDING(Name, fn)                   \
   struct Name : SameLoop {                         \
-    static constexpr const char* name = fname;     \
     static constexpr int arity = 1;                \
     template <class T>                             \
     static constexpr bool supports = is_real_v<T>; \
@@ -734,9 +740,9 @@ NUMCU_FLOAT_UNARY(Rint, "rint", true, m::rint(a), T(m::rint(a.real()), m::rint(a
       }                                            \
     }                                              \
   };
-NUMCU_ROUNDING(Floor, "floor", floor)
-NUMCU_ROUNDING(Ceil, "ceil", ceil)
-NUMCU_ROUNDING(Trunc, "trunc", trunc)
+NUMCU_ROUNDING(Floor, floor)
+NUMCU_ROUNDING(Ceil, ceil)
+NUMCU_ROUNDING(Trunc, trunc)
 #undef NUMCU_ROUNDING
 
 // hypot. On the GPU, double's library hypot overflows when one side is near DBL_MAX and the
@@ -763,9 +769,8 @@ NUMCU_HD T hypot_(T a, T b) {
 #endif
 }
 
-#define NUMCU_FLOAT_BINARY(Name, fname, expr)          \
+#define NUMCU_FLOAT_BINARY(Name, expr)                 \
   struct Name : FloatLoop {                            \
-    static constexpr const char* name = fname;         \
     static constexpr int arity = 2;                    \
     template <class T>                                 \
     static constexpr bool supports = is_floating_v<T>; \
@@ -774,14 +779,14 @@ NUMCU_HD T hypot_(T a, T b) {
       return expr;                                     \
     }                                                  \
   };
-NUMCU_FLOAT_BINARY(Arctan2, "arctan2", m::atan2(a, b))
-NUMCU_FLOAT_BINARY(Hypot, "hypot", hypot_(a, b))
-NUMCU_FLOAT_BINARY(Copysign, "copysign", m::copysign(a, b))
+NUMCU_FLOAT_BINARY(Arctan2, m::atan2(a, b))
+NUMCU_FLOAT_BINARY(Hypot, hypot_(a, b))
+NUMCU_FLOAT_BINARY(Copysign, m::copysign(a, b))
+NUMCU_FLOAT_BINARY(Heaviside, (a < T(0)) ? T(0) : (a > T(0)) ? T(1) : (a == T(0)) ? b : a)
 #undef NUMCU_FLOAT_BINARY
 
 // log(exp(a) + exp(b)) without overflow, as NumPy computes it (equal infinities stay).
 struct Logaddexp : FloatLoop {
-  static constexpr const char* name = "logaddexp";
   static constexpr int arity = 2;
   template <class T>
   static constexpr bool supports = is_floating_v<T>;
@@ -800,7 +805,7 @@ struct Logaddexp : FloatLoop {
 
 // where(condition, x, y): the condition runs as bool, x and y on their promoted dtype.
 struct Where : SameLoop {
-  static constexpr const char* name = "where";
+  static constexpr Binding binding = Binding::own;
   static constexpr int arity = 3;
   static constexpr bool condition_first = true;
   template <class T>
@@ -813,7 +818,7 @@ struct Where : SameLoop {
 
 // clip(a, a_min, a_max) = minimum(maximum(a, a_min), a_max), NaN propagating, as NumPy's.
 struct Clip : SameLoop {
-  static constexpr const char* name = "clip";
+  static constexpr Binding binding = Binding::own;
   static constexpr int arity = 3;
   template <class T>
   static constexpr bool supports = true;
@@ -826,7 +831,6 @@ struct Clip : SameLoop {
 // The identity: with a conversion on store it is the cast kernel, and with a scalar input it
 // is fill.
 struct Copy : SameLoop {
-  static constexpr const char* name = "copy";
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
@@ -852,102 +856,154 @@ F make_op(const OpParams& params) {
 
 }  // namespace ops
 
-// X(enumerator, functor, group): every ufunc numcu has a loop for. `group` names the source
-// file that instantiates its kernels (ufunc_<group>.cu; the CPU files take several groups each):
-// groups of similar cost, so that the cores of a small machine build in parallel.
-#define NUMCU_UNARY_OPS(X)                        \
-  X(negative, ::numcu::ops::Negative, arith)      \
-  X(positive, ::numcu::ops::Positive, arith)      \
-  X(absolute, ::numcu::ops::Absolute, arith)      \
-  X(sign, ::numcu::ops::Sign, arith)              \
-  X(reciprocal, ::numcu::ops::Reciprocal, arith)  \
-  X(square, ::numcu::ops::Square, arith)          \
-  X(sqrt, ::numcu::ops::Sqrt, exp)                \
-  X(cbrt, ::numcu::ops::Cbrt, exp)                \
-  X(logical_not, ::numcu::ops::LogicalNot, logic) \
-  X(invert, ::numcu::ops::Invert, logic)          \
-  X(exp, ::numcu::ops::Exp, exp)                  \
-  X(exp2, ::numcu::ops::Exp2, exp)                \
-  X(expm1, ::numcu::ops::Expm1, exp)              \
-  X(log, ::numcu::ops::Log, log)                  \
-  X(log2, ::numcu::ops::Log2, log)                \
-  X(log10, ::numcu::ops::Log10, log)              \
-  X(log1p, ::numcu::ops::Log1p, log)              \
-  X(sin, ::numcu::ops::Sin, trig)                 \
-  X(cos, ::numcu::ops::Cos, trig)                 \
-  X(tan, ::numcu::ops::Tan, trig)                 \
-  X(arcsin, ::numcu::ops::Arcsin, atrig)          \
-  X(arccos, ::numcu::ops::Arccos, atrig)          \
-  X(arctan, ::numcu::ops::Arctan, atrig)          \
-  X(sinh, ::numcu::ops::Sinh, hyp)                \
-  X(cosh, ::numcu::ops::Cosh, hyp)                \
-  X(tanh, ::numcu::ops::Tanh, hyp)                \
-  X(arcsinh, ::numcu::ops::Arcsinh, hyp)          \
-  X(arccosh, ::numcu::ops::Arccosh, hyp)          \
-  X(arctanh, ::numcu::ops::Arctanh, hyp)          \
-  X(deg2rad, ::numcu::ops::Deg2rad, round)        \
-  X(rad2deg, ::numcu::ops::Rad2deg, round)        \
-  X(floor, ::numcu::ops::Floor, round)            \
-  X(ceil, ::numcu::ops::Ceil, round)              \
-  X(trunc, ::numcu::ops::Trunc, round)            \
-  X(rint, ::numcu::ops::Rint, round)              \
-  X(isnan, ::numcu::ops::IsNan, logic)            \
-  X(isinf, ::numcu::ops::IsInf, logic)            \
-  X(isfinite, ::numcu::ops::IsFinite, logic)      \
-  X(signbit, ::numcu::ops::SignBit, logic)
+// The ufunc table: X(name, functor, group, doc), one line per ufunc, from which the enum, the
+// bindings and their docstrings, numcu.UFUNCS, __all__, the stubs and the tests' lists derive.
+// `name` is NumPy's (AMYPAD NumCu's for div). `group` names the source file that instantiates
+// its kernels (ufunc_<group>.cu; the CPU files take several groups each): groups of similar
+// cost, so that the cores of a small machine build in parallel. `doc` is the docstring's first
+// line: what it computes (the dtypes it takes follow from the functor's supports<T>). The functor's
+// `binding` trait chooses the Python signature (ops::Binding).
+#define NUMCU_UNARY_OPS(X)                                                                   \
+  X(negative, ::numcu::ops::Negative, arith, "Numerical negative, -x.")                      \
+  X(positive, ::numcu::ops::Positive, arith, "Numerical positive, +x (a copy).")             \
+  X(absolute, ::numcu::ops::Absolute, arith, "Absolute value; |z| of complex is real.")      \
+  X(sign, ::numcu::ops::Sign, arith, "-1, 0 or 1 (NaN stays NaN; z/|z| for complex).")       \
+  X(reciprocal, ::numcu::ops::Reciprocal, arith,                                             \
+    "1/x (integer division for integers, 1/0 gives 0).")                                     \
+  X(square, ::numcu::ops::Square, arith, "x*x (integers wrap).")                             \
+  X(sqrt, ::numcu::ops::Sqrt, exp,                                                           \
+    "Square root. Integers compute in the smallest float that holds them.")                  \
+  X(cbrt, ::numcu::ops::Cbrt, exp,                                                           \
+    "Cube root. Integers compute in the smallest float that holds them.")                    \
+  X(logical_not, ::numcu::ops::LogicalNot, logic, "NOT x, as bool.")                         \
+  X(invert, ::numcu::ops::Invert, logic, "Bitwise NOT (logical NOT for bool).")              \
+  X(exp, ::numcu::ops::Exp, exp, "e**x.")                                                    \
+  X(exp2, ::numcu::ops::Exp2, exp, "2**x.")                                                  \
+  X(expm1, ::numcu::ops::Expm1, exp, "e**x - 1, accurate for small x.")                      \
+  X(log, ::numcu::ops::Log, log, "Natural logarithm.")                                       \
+  X(log2, ::numcu::ops::Log2, log, "Base-2 logarithm.")                                      \
+  X(log10, ::numcu::ops::Log10, log, "Base-10 logarithm.")                                   \
+  X(log1p, ::numcu::ops::Log1p, log, "log(1 + x), accurate for small x.")                    \
+  X(sin, ::numcu::ops::Sin, trig, "Sine.")                                                   \
+  X(cos, ::numcu::ops::Cos, trig, "Cosine.")                                                 \
+  X(tan, ::numcu::ops::Tan, trig, "Tangent.")                                                \
+  X(arcsin, ::numcu::ops::Arcsin, atrig, "Inverse sine.")                                    \
+  X(arccos, ::numcu::ops::Arccos, atrig, "Inverse cosine.")                                  \
+  X(arctan, ::numcu::ops::Arctan, atrig, "Inverse tangent.")                                 \
+  X(sinh, ::numcu::ops::Sinh, hyp, "Hyperbolic sine.")                                       \
+  X(cosh, ::numcu::ops::Cosh, hyp, "Hyperbolic cosine.")                                     \
+  X(tanh, ::numcu::ops::Tanh, hyp, "Hyperbolic tangent.")                                    \
+  X(arcsinh, ::numcu::ops::Arcsinh, hyp, "Inverse hyperbolic sine.")                         \
+  X(arccosh, ::numcu::ops::Arccosh, hyp, "Inverse hyperbolic cosine.")                       \
+  X(arctanh, ::numcu::ops::Arctanh, hyp, "Inverse hyperbolic tangent.")                      \
+  X(deg2rad, ::numcu::ops::Deg2rad, round, "Degrees to radians.")                            \
+  X(rad2deg, ::numcu::ops::Rad2deg, round, "Radians to degrees.")                            \
+  X(floor, ::numcu::ops::Floor, round, "Largest integer <= x; integers stay as they are.")   \
+  X(ceil, ::numcu::ops::Ceil, round, "Smallest integer >= x; integers stay as they are.")    \
+  X(trunc, ::numcu::ops::Trunc, round, "x rounded towards zero; integers stay as they are.") \
+  X(rint, ::numcu::ops::Rint, round, "x rounded to the nearest integer, halves to even.")    \
+  X(isnan, ::numcu::ops::IsNan, logic, "Whether x is NaN, as bool.")                         \
+  X(isinf, ::numcu::ops::IsInf, logic, "Whether x is infinite, as bool.")                    \
+  X(isfinite, ::numcu::ops::IsFinite, logic, "Whether x is finite, as bool.")                \
+  X(signbit, ::numcu::ops::SignBit, logic, "Whether the sign bit is set, as bool.")
 
-#define NUMCU_BINARY_OPS(X)                             \
-  X(add, ::numcu::ops::Add, addsub)                     \
-  X(subtract, ::numcu::ops::Subtract, addsub)           \
-  X(multiply, ::numcu::ops::Multiply, muldiv)           \
-  X(divide, ::numcu::ops::Divide, muldiv)               \
-  X(div_default, ::numcu::ops::DivDefault, muldiv)      \
-  X(floor_divide, ::numcu::ops::FloorDivide, intdiv)    \
-  X(remainder, ::numcu::ops::Remainder, intdiv)         \
-  X(power, ::numcu::ops::Power, intdiv)                 \
-  X(maximum, ::numcu::ops::Maximum, minmax)             \
-  X(minimum, ::numcu::ops::Minimum, minmax)             \
-  X(fmax, ::numcu::ops::Fmax, minmax)                   \
-  X(fmin, ::numcu::ops::Fmin, minmax)                   \
-  X(equal, ::numcu::ops::Equal, compare)                \
-  X(not_equal, ::numcu::ops::NotEqual, compare)         \
-  X(less, ::numcu::ops::Less, compare)                  \
-  X(less_equal, ::numcu::ops::LessEqual, compare)       \
-  X(greater, ::numcu::ops::Greater, compare)            \
-  X(greater_equal, ::numcu::ops::GreaterEqual, compare) \
-  X(logical_and, ::numcu::ops::LogicalAnd, logic)       \
-  X(logical_or, ::numcu::ops::LogicalOr, logic)         \
-  X(logical_xor, ::numcu::ops::LogicalXor, logic)       \
-  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic)       \
-  X(bitwise_or, ::numcu::ops::BitwiseOr, logic)         \
-  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic)       \
-  X(left_shift, ::numcu::ops::LeftShift, logic)         \
-  X(right_shift, ::numcu::ops::RightShift, logic)       \
-  X(logaddexp, ::numcu::ops::Logaddexp, log)            \
-  X(arctan2, ::numcu::ops::Arctan2, atrig)              \
-  X(hypot, ::numcu::ops::Hypot, trig)                   \
-  X(copysign, ::numcu::ops::Copysign, round)
+#define NUMCU_BINARY_OPS(X)                                                                      \
+  X(add, ::numcu::ops::Add, addsub, "Addition x1 + x2 (integers wrap; logical OR for bool).")    \
+  X(subtract, ::numcu::ops::Subtract, addsub, "Subtraction x1 - x2 (integers wrap).")            \
+  X(multiply, ::numcu::ops::Multiply, muldiv,                                                    \
+    "Multiplication x1 * x2 (integers wrap; logical AND for bool).")                             \
+  X(divide, ::numcu::ops::Divide, muldiv,                                                        \
+    "True division x1 / x2. Integers and bool divide in float64.")                               \
+  X(div, ::numcu::ops::DivDefault, muldiv,                                                       \
+    "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is.")             \
+  X(floor_divide, ::numcu::ops::FloorDivide, intdiv,                                             \
+    "Floor division x1 // x2, Python's signs; integer x // 0 gives 0.")                          \
+  X(remainder, ::numcu::ops::Remainder, intdiv,                                                  \
+    "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.")                            \
+  X(power, ::numcu::ops::Power, intdiv,                                                          \
+    "x1 ** x2; integers wrap, and negative integer exponents raise ValueError.")                 \
+  X(maximum, ::numcu::ops::Maximum, minmax, "Elementwise maximum; NaN propagates.")              \
+  X(minimum, ::numcu::ops::Minimum, minmax, "Elementwise minimum; NaN propagates.")              \
+  X(fmax, ::numcu::ops::Fmax, minmax, "Elementwise maximum ignoring NaN.")                       \
+  X(fmin, ::numcu::ops::Fmin, minmax, "Elementwise minimum ignoring NaN.")                       \
+  X(equal, ::numcu::ops::Equal, compare, "x1 == x2, as bool.")                                   \
+  X(not_equal, ::numcu::ops::NotEqual, compare, "x1 != x2, as bool.")                            \
+  X(less, ::numcu::ops::Less, compare, "x1 < x2, as bool (complex: lexicographic).")             \
+  X(less_equal, ::numcu::ops::LessEqual, compare, "x1 <= x2, as bool (complex: lexicographic).") \
+  X(greater, ::numcu::ops::Greater, compare, "x1 > x2, as bool (complex: lexicographic).")       \
+  X(greater_equal, ::numcu::ops::GreaterEqual, compare,                                          \
+    "x1 >= x2, as bool (complex: lexicographic).")                                               \
+  X(logical_and, ::numcu::ops::LogicalAnd, logic, "x1 AND x2, as bool.")                         \
+  X(logical_or, ::numcu::ops::LogicalOr, logic, "x1 OR x2, as bool.")                            \
+  X(logical_xor, ::numcu::ops::LogicalXor, logic, "x1 XOR x2, as bool.")                         \
+  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic, "Bitwise AND.")                                \
+  X(bitwise_or, ::numcu::ops::BitwiseOr, logic, "Bitwise OR.")                                   \
+  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic, "Bitwise XOR.")                                \
+  X(left_shift, ::numcu::ops::LeftShift, logic,                                                  \
+    "x1 << x2; shifts by the bit width or more give 0.")                                         \
+  X(right_shift, ::numcu::ops::RightShift, logic,                                                \
+    "x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.")           \
+  X(logaddexp, ::numcu::ops::Logaddexp, log, "log(exp(x1) + exp(x2)) without overflow.")         \
+  X(arctan2, ::numcu::ops::Arctan2, atrig, "The angle of the point (x2, x1), quadrant-aware.")   \
+  X(hypot, ::numcu::ops::Hypot, trig, "sqrt(x1**2 + x2**2) without overflow.")                   \
+  X(copysign, ::numcu::ops::Copysign, round, "x1 with the sign of x2.")                          \
+  X(heaviside, ::numcu::ops::Heaviside, round,                                                   \
+    "Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.")
 
-#define NUMCU_TERNARY_OPS(X)            \
-  X(where, ::numcu::ops::Where, select) \
-  X(clip, ::numcu::ops::Clip, select)
+#define NUMCU_TERNARY_OPS(X)                                    \
+  X(where, ::numcu::ops::Where, select,                         \
+    "Elements of x1 where condition is true, of x2 elsewhere.") \
+  X(clip, ::numcu::ops::Clip, select, "a limited to [a_min, a_max], NaN propagating.")
 
 #define NUMCU_UFUNCS(X) NUMCU_UNARY_OPS(X) NUMCU_BINARY_OPS(X) NUMCU_TERNARY_OPS(X)
 
 enum class Ufunc {
-#define NUMCU_ENUM(e, F, group) e,
+#define NUMCU_ENUM(e, F, group, doc) e,
   NUMCU_UFUNCS(NUMCU_ENUM)
 #undef NUMCU_ENUM
 };
 
-// Run-time questions about a ufunc, answered from its functor: the one place dtypes resolve.
+constexpr int kNumUfuncs = 0
+#define NUMCU_COUNT(e, F, group, doc) +1
+    NUMCU_UFUNCS(NUMCU_COUNT)
+#undef NUMCU_COUNT
+    ;
+
+// A ufunc's functor, at compile time.
+template <Ufunc Op>
+struct ufunc_traits;
+#define NUMCU_TRAITS(e, F, group, doc) \
+  template <>                          \
+  struct ufunc_traits<Ufunc::e> {      \
+    using functor = F;                 \
+  };
+NUMCU_UFUNCS(NUMCU_TRAITS)
+#undef NUMCU_TRAITS
+
+// NumPy's name of a functor's ufunc, from the table (for kernels' error messages).
+template <class F>
+struct ufunc_name;
+#define NUMCU_NAME(e, F, group, doc)                  \
+  template <>                                         \
+  struct ufunc_name<F> {                              \
+    static constexpr const char* value = #e;          \
+    static constexpr const char* fname = "numcu." #e; \
+  };
+NUMCU_UFUNCS(NUMCU_NAME)
+#undef NUMCU_NAME
+
+// Run-time questions about a ufunc, answered from its table line and functor: the one place
+// dtypes resolve.
 struct UfuncInfo {
-  const char* name;  // NumPy's name ("div" for NumCu's div)
+  const char* name;   // NumPy's name ("div" for NumCu's div)
+  const char* fname;  // "numcu.add", for messages
+  const char* doc;    // the table's docstring line
   int arity;
   bool condition_first;
   bool loop_per_input;  // map each input through ufunc_loop_dtype before promoting
+  ops::Binding binding;
 };
-UfuncInfo ufunc_info(Ufunc op);
+const UfuncInfo& ufunc_info(Ufunc op);
 // The dtype the loop runs on for inputs promoted to `promoted`.
 DType ufunc_loop_dtype(Ufunc op, DType promoted);
 // Whether `op` has a loop for `loop`.

@@ -1,0 +1,2882 @@
+"""
+numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
+"""
+from __future__ import annotations
+import typing
+from . import cuda
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+class ndarray:
+    """
+    A CUDA device array.
+    
+    numcu returns one for every operation with device operands; ``numcu.asarray`` makes one from
+    host data (copying) or from another library's device array (zero-copy). It exports
+    ``__cuda_array_interface__`` (version 3), so CuPy, PyTorch and Numba take it without a copy.
+    ``get()`` copies it to a NumPy array; NumPy never converts it implicitly, except for arrays in
+    managed memory (``memory == "managed"``), which NumPy views without a copy through the buffer
+    protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what the GPU wrote.
+    """
+    __array_ufunc__ = None
+    __hash__: typing.ClassVar[None] = None
+    def __abs__(self) -> typing.Any:
+        ...
+    def __add__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __and__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __array__(self, *args, **kwargs) -> typing.Any:
+        ...
+    def __bool__(self) -> typing.Any:
+        ...
+    def __complex__(self) -> typing.Any:
+        ...
+    def __dlpack__(self, *, stream: typing.Any = None, max_version: typing.Any = None, dl_device: typing.Any = None, copy: typing.Any = None) -> typing.Any:
+        """
+        Export as a DLPack capsule (versioned when max_version >= (1, 0)), ordered before the consumer's `stream`.
+        """
+    def __dlpack_device__(self) -> tuple[int, int]:
+        ...
+    def __eq__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __float__(self) -> float:
+        ...
+    def __floordiv__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ge__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __getitem__(self, arg0: typing.Any) -> ndarray:
+        ...
+    def __gt__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __iadd__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __iand__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ifloordiv__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ilshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __imod__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __imul__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __int__(self) -> int:
+        ...
+    def __invert__(self) -> typing.Any:
+        ...
+    def __ior__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ipow__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __irshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __isub__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __itruediv__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ixor__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __le__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __len__(self) -> int:
+        ...
+    def __lshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __lt__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __mod__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __mul__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ne__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __neg__(self) -> typing.Any:
+        ...
+    def __or__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __pos__(self) -> typing.Any:
+        ...
+    def __pow__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __radd__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rand__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __rfloordiv__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rlshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rmod__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rmul__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ror__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rpow__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rrshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rsub__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rtruediv__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rxor__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __setitem__(self, arg0: typing.Any, arg1: typing.Any) -> None:
+        ...
+    def __sub__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __truediv__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __xor__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def astype(self, dtype: typing.Any, copy: bool = True) -> ndarray:
+        """
+        A copy converted to `dtype` (NumPy's unsafe casting: complex to real keeps the real part).
+        """
+    def copy(self) -> ndarray:
+        """
+        A C-contiguous copy on the same device.
+        """
+    def fill(self, value: typing.Any) -> None:
+        """
+        Set every element to `value` (converted to the array's dtype).
+        """
+    def get(self, out: typing.Any = None, stream: typing.Any = None, blocking: bool = True) -> typing.Any:
+        """
+        A NumPy copy, or the copy into `out`; as numcu.asnumpy.
+        """
+    def ravel(self) -> ndarray:
+        """
+        A 1-D view (a copy when the array is not C-contiguous).
+        """
+    def reshape(self, *args) -> ndarray:
+        """
+        A view with a new shape (a copy first when the array is not C-contiguous).
+        """
+    def transpose(self, *args) -> ndarray:
+        """
+        A view with the axes permuted (reversed by default).
+        """
+    @property
+    def T(self) -> ndarray:
+        ...
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        ...
+    @property
+    def data_ptr(self) -> int:
+        """
+        The device address of the first element.
+        """
+    @property
+    def device(self) -> typing.Any:
+        ...
+    @property
+    def dtype(self) -> typing.Any:
+        ...
+    @property
+    def flags(self) -> dict:
+        """
+        C_CONTIGUOUS, F_CONTIGUOUS and WRITEABLE, as a dict.
+        """
+    @property
+    def itemsize(self) -> int:
+        ...
+    @property
+    def memory(self) -> str:
+        """
+        'device' (numcu's stream-ordered device memory), 'managed' (numcu's managed memory, which the host can read and write too) or 'foreign' (another library's memory).
+        """
+    @property
+    def nbytes(self) -> int:
+        ...
+    @property
+    def ndim(self) -> int:
+        ...
+    @property
+    def shape(self) -> tuple:
+        ...
+    @property
+    def size(self) -> int:
+        ...
+    @property
+    def strides(self) -> tuple:
+        """
+        Strides in bytes.
+        """
+def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Absolute value; |z| of complex is real.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def add(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Addition x1 + x2 (integers wrap; logical OR for bool).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    dev_id, sync, output :
+        AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;
+        ``sync=True`` waits for the GPU; ``output`` is ``out``.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def all(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Whether every element is non-zero (NaN counts as non-zero).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    bool.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def any(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Whether any element is non-zero (NaN counts as non-zero).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    bool.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def arange(start: typing.Any, stop: typing.Any = None, step: typing.Any = None, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    Evenly spaced values in [start, stop) with spacing `step`, as NumPy's arange.
+    
+    ``arange(stop)`` starts at 0. The length is ceil((stop - start) / step) (none where that is not
+    positive); the dtype is NumPy's: int64 for integers, else float64 or complex128 (NumPy scalars
+    promote with int64), unless `dtype` is given. Values are NumPy's: start, start + step, then
+    their difference repeated in the array's type (integers wrap).
+    
+    Parameters
+    ----------
+    start, stop, step : Python or NumPy numbers
+    dtype : optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def arccos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Inverse cosine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def arccosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Inverse hyperbolic cosine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def arcsin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Inverse sine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def arcsinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Inverse hyperbolic sine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def arctan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Inverse tangent.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def arctan2(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    The angle of the point (x2, x1), quadrant-aware.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def arctanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Inverse hyperbolic tangent.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def argmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, keepdims: typing.Any = False, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Index of the first maximum (of the first NaN, if any) along an axis.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None or int, optional
+        The axis to search along; None searches the flattened array.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    int64 indices.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def argmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, keepdims: typing.Any = False, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Index of the first minimum (of the first NaN, if any) along an axis.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None or int, optional
+        The axis to search along; None searches the flattened array.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    int64 indices.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def asarray(obj: typing.Any, dtype: typing.Any = None, copy: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    `obj` as a numcu.ndarray on a GPU (or, with ``device='cpu'``, as a NumPy array).
+    
+    Parameters
+    ----------
+    obj : array_like
+        Host data (NumPy and other buffer-protocol arrays, lists, Python and NumPy scalars) is
+        copied to the GPU; device arrays (numcu.ndarray, any ``__cuda_array_interface__`` or
+        ``__dlpack__`` object) are taken as they are, without a copy.
+    dtype : optional
+        Convert to this dtype (a copy).
+    copy : {None, True, False}
+        As in NumPy 2 and the array API: True always copies, False never does (ValueError where a
+        copy is needed: host data to a GPU, a dtype conversion, another device), None copies only
+        where needed. Host data in managed memory (a NumPy view of a ``memory='managed'`` array)
+        needs no copy.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (by default the array's own, else the current one), or 'cpu' for a NumPy array
+        (a view, after a wait, for managed memory).
+    stream : optional
+        The CUDA stream copies are queued on; by default the current stream.
+    """
+def asnumpy(a: typing.Any, out: typing.Any = None, stream: typing.Any = None, blocking: bool = True) -> typing.Any:
+    """
+    `a` as a NumPy array: a copy from the GPU for device arrays, ``numpy.asarray(a)`` for host data.
+    
+    Parameters
+    ----------
+    a : array_like
+        A numcu.ndarray, any device array numcu takes, or host data.
+    out : numpy.ndarray, optional
+        The host array to copy into (returned): the same shape and dtype as `a`, writable, and
+        contiguous (C order, or any layout whose elements fill its memory, such as Fortran order).
+        Page-locked memory (``memory='pinned'``) makes the copy a direct, asynchronous DMA.
+    stream : optional
+        The CUDA stream the copy is queued on (after the work on `a`); by default the current one.
+    blocking : bool
+        Wait for the copy (default). False returns once it is queued: synchronise the stream before
+        reading `out` (a copy into pageable memory is complete on return regardless).
+    """
+def astype(x: typing.Any, dtype: typing.Any, /, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    `x` converted to `dtype`, between any two of numcu's dtypes, as NumPy's astype (unsafe
+    casting: complex to real keeps the real part, floats to integers truncate).
+    
+    Host arrays give a NumPy array (cast on the host); device arrays a numcu.ndarray on their
+    GPU, queued on `stream` (by default the current one).
+    """
+def bitwise_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Bitwise AND.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def bitwise_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Bitwise OR.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def bitwise_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Bitwise XOR.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def build_info() -> dict:
+    """
+    Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.
+    """
+def cbrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Cube root. Integers compute in the smallest float that holds them.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def ceil(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Smallest integer >= x; integers stay as they are.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def clip(a: typing.Any, a_min: typing.Any, a_max: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    `a` limited to [a_min, a_max]: minimum(maximum(a, a_min), a_max), NaN propagating as
+    NumPy's clip. Either bound may be None. Every dtype. Inputs, `out`, `device` and `stream`
+    as numcu.add.
+    """
+def copysign(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 with the sign of x2.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def cos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Cosine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def cosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Hyperbolic cosine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def count_nonzero(a: typing.Any, axis: typing.Any = None, *, keepdims: typing.Any = False, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Number of non-zero elements over the given axes.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    int64 counts.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Cumulative product along an axis.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None or int, optional
+        The axis to scan along; None scans the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The running products, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Cumulative sum along an axis.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None or int, optional
+        The axis to scan along; None scans the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The running sums, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def deg2rad(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Degrees to radians.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def div(numerator: typing.Any, divisor: typing.Any, /, default: typing.Any = 3.4028234663852886e+38, output: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, out: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    AMYPAD NumCu's division: ``numerator / divisor`` where the divisor is non-zero, `default`
+    (float32's largest value unless given) where it is zero. Result dtype as numcu.divide
+    (float16/32/64 or complex; integers promote to float64). Other arguments as numcu.divide.
+    """
+def divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    True division x1 / x2. Integers and bool divide in float64.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    dev_id, sync, output :
+        AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;
+        ``sync=True`` waits for the GPU; ``output`` is ``out``.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def empty(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array of `shape` (float64 unless `dtype`), uninitialised.
+    
+    Parameters
+    ----------
+    shape : int or sequence of ints
+    dtype : optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def empty_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new uninitialised array like `a`.
+    
+    Parameters
+    ----------
+    a : array_like
+        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
+        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+    dtype : optional
+        Overrides the dtype.
+    shape : int or sequence of ints, optional
+        Overrides the shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 == x2, as bool.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def exp(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    e**x.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def exp2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    2**x.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def expm1(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    e**x - 1, accurate for small x.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def floor(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Largest integer <= x; integers stay as they are.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def floor_divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Floor division x1 // x2, Python's signs; integer x // 0 gives 0.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def fmax(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Elementwise maximum ignoring NaN.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def fmin(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Elementwise minimum ignoring NaN.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def from_dlpack(x: typing.Any) -> typing.Any:
+    """
+    A numcu.ndarray sharing `x`'s memory through DLPack (JAX, PyTorch, CuPy arrays on the GPU);
+    host data (a CPU tensor, a NumPy array) is copied to the current device.
+    """
+def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array filled with `fill_value` (a scalar), of its dtype unless `dtype` is given.
+    
+    Parameters
+    ----------
+    shape : int or sequence of ints
+    fill_value : scalar
+    dtype : optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, shape: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array like `a`, filled with `fill_value` (a scalar, converted to the dtype).
+    
+    Parameters
+    ----------
+    a : array_like
+        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
+        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+    dtype : optional
+        Overrides the dtype.
+    shape : int or sequence of ints, optional
+        Overrides the shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 > x2, as bool (complex: lexicographic).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def greater_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 >= x2, as bool (complex: lexicographic).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def heaviside(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def hypot(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    sqrt(x1**2 + x2**2) without overflow.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def invert(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Bitwise NOT (logical NOT for bool).
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def isfinite(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Whether x is finite, as bool.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def isinf(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Whether x is infinite, as bool.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def isnan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Whether x is NaN, as bool.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def left_shift(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 << x2; shifts by the bit width or more give 0.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def less(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 < x2, as bool (complex: lexicographic).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def less_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 <= x2, as bool (complex: lexicographic).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def linspace(start: typing.Any, stop: typing.Any, num: typing.Any = 50, endpoint: bool = True, retstep: bool = False, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    `num` evenly spaced values from `start` to `stop` (included unless `endpoint` is False), as
+    NumPy's linspace.
+    
+    Computed in the inexact type of `start` and `stop` (float64 for Python numbers) as
+    ``start + i * step``, the last value set to `stop`; integer dtypes take the floor. With
+    `retstep`, returns ``(values, step)`` (step NaN for fewer than two intervals).
+    
+    Parameters
+    ----------
+    start, stop : Python or NumPy numbers
+    num : int
+    endpoint : bool
+    retstep : bool
+    dtype : optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def log(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Natural logarithm.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def log10(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Base-10 logarithm.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def log1p(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    log(1 + x), accurate for small x.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def log2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Base-2 logarithm.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def logaddexp(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    log(exp(x1) + exp(x2)) without overflow.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def logical_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 AND x2, as bool.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def logical_not(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    NOT x, as bool.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def logical_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 OR x2, as bool.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def logical_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 XOR x2, as bool.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def max(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Maximum over the given axes; NaN propagates; complex numbers order lexicographically. ValueError for an empty reduction.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The maxima, in the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def maximum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Elementwise maximum; NaN propagates.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Arithmetic mean over the given axes; NaN for an empty reduction.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The means: float64 for integers and bool, else the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def min(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Minimum over the given axes; NaN propagates; complex numbers order lexicographically. ValueError for an empty reduction.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The minima, in the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def minimum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Elementwise minimum; NaN propagates.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def mul(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    AMYPAD NumCu's name for numcu.multiply (same arguments).
+    """
+def multiply(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Multiplication x1 * x2 (integers wrap; logical AND for bool).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    dev_id, sync, output :
+        AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;
+        ``sync=True`` waits for the GPU; ``output`` is ``out``.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Maximum ignoring NaN (NaN where all are NaN).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The maxima, in the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Mean of the elements that are not NaN; NaN where all are.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The means, in mean's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def nanmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Minimum ignoring NaN (NaN where all are NaN).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The minima, in the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Product treating NaN as one (on integers and bool: prod).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The products, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Sum treating NaN as zero (on integers and bool: sum).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The sums, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def negative(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Numerical negative, -x.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def not_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 != x2, as bool.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def ones(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array of ones (float64 unless `dtype`).
+    
+    Parameters
+    ----------
+    shape : int or sequence of ints
+    dtype : optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def ones_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array of ones like `a`.
+    
+    Parameters
+    ----------
+    a : array_like
+        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
+        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+    dtype : optional
+        Overrides the dtype.
+    shape : int or sequence of ints, optional
+        Overrides the shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def positive(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Numerical positive, +x (a copy).
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def power(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 ** x2; integers wrap, and negative integer exponents raise ValueError.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Product of array elements over the given axes (integers wrap as in NumPy).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The products, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def rad2deg(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Radians to degrees.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def reciprocal(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    1/x (integer division for integers, 1/0 gives 0).
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def remainder(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def right_shift(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x rounded to the nearest integer, halves to even.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    -1, 0 or 1 (NaN stays NaN; z/|z| for complex).
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def signbit(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Whether the sign bit is set, as bool.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def sin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Sine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def sinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Hyperbolic sine.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def sqrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Square root. Integers compute in the smallest float that holds them.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def square(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x*x (integers wrap).
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, ddof: typing.Any = 0, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Standard deviation over the given axes: the square root of var.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    ddof : float, optional
+        The divisor is N - ddof (N: elements per result).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    As var.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def subtract(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typing.Any = None, sync: typing.Any = None, *, output: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Subtraction x1 - x2 (integers wrap).
+    
+    Parameters
+    ----------
+    x1, x2 : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    dev_id, sync, output :
+        AMYPAD NumCu's arguments: ``dev_id=False`` runs on the CPU, ``dev_id=N`` on GPU N;
+        ``sync=True`` waits for the GPU; ``output`` is ``out``.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Sum of array elements over the given axes (float sums are pairwise on the CPU and tree-shaped on the GPU; the same input gives the same bits run to run).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the input dtype (float16 accumulated in float32).
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def tan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Tangent.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Hyperbolic tangent.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: all 14 of numcu.dtypes.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x rounded towards zero; integers stay as they are.
+    
+    Parameters
+    ----------
+    x : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
+        scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+    out : array, optional
+        Where to write the result (cast with casting='same_kind'); it is returned.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. By default device arrays stay on their GPU, and host arrays are
+        computed on the GPU when there is one (copied in and out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch stream,
+        an object with ``__cuda_stream__``, or a handle); by default the current one.
+    
+    Returns
+    -------
+    numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
+    NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, ddof: typing.Any = 0, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 14 of numcu.dtypes.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+    ddof : float, optional
+        The divisor is N - ddof (N: elements per result).
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    float64 for integers and bool, the real dtype for complex, else the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def where(condition: typing.Any, x: typing.Any, y: typing.Any, /, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Elements of `x` where `condition` is true, of `y` elsewhere (NumPy's three-argument
+    where). `condition` is taken as bool (non-zero is true); `x` and `y` are promoted together
+    as NumPy 2 does, and all three broadcast. Every dtype. Inputs, `device` and `stream` as
+    numcu.add.
+    """
+def zeros(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array of zeros (float64 unless `dtype`).
+    
+    Parameters
+    ----------
+    shape : int or sequence of ints
+    dtype : optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
+    """
+    A new array of zeros like `a`.
+    
+    Parameters
+    ----------
+    a : array_like
+        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
+        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+    dtype : optional
+        Overrides the dtype.
+    shape : int or sequence of ints, optional
+        Overrides the shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        The GPU (the current one by default), or 'cpu' for a NumPy array.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current stream.
+    memory : {'device', 'managed', 'pinned'}
+        'device' (default): numcu's stream-ordered device memory. 'managed': CUDA managed memory;
+        still a numcu.ndarray, which NumPy can also view without a copy (``numpy.asarray``);
+        synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
+        page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
+        NumPy drops it.
+    """
+__version__: str
+dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128')
+reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
+scans: tuple[str, ...] = ('cumsum', 'cumprod')
+ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))
+ufuncs: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside')

@@ -1,0 +1,124 @@
+#include "arguments.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "ndarray.hpp"
+#include "numcu/errors.hpp"
+
+namespace numcu::python {
+
+Stream stream_from_python(py::handle stream, const char* fname) {
+  Stream own;
+  if (numcu_stream_handle(stream, &own)) {
+    const auto h = reinterpret_cast<std::uintptr_t>(own);
+    if (h == 0 || h == 2) return own;           // the legacy and per-thread default streams
+    return foreign_stream(h, fname, "stream");  // numcu's own: one lookup
+  }
+  py::object handle;
+  if (PyLong_Check(stream.ptr())) {
+    handle = py::reinterpret_borrow<py::object>(stream);
+  } else if (py::hasattr(stream, "__cuda_stream__")) {
+    py::object proto = stream.attr("__cuda_stream__");
+    py::object value = PyCallable_Check(proto.ptr()) ? proto() : proto;
+    handle = PyTuple_Check(value.ptr()) ? py::object(value[py::int_(1)]) : value;
+  } else if (py::hasattr(stream, "cuda_stream")) {
+    handle = stream.attr("cuda_stream");
+  } else if (py::hasattr(stream, "ptr")) {
+    handle = stream.attr("ptr");
+  } else {
+    throw_type_error(std::string(fname) +
+                     ": stream must be a CUDA stream (numcu.cuda.Stream, a "
+                     "CuPy or PyTorch stream, or an int handle), not " +
+                     Py_TYPE(stream.ptr())->tp_name);
+  }
+  if (!PyLong_Check(handle.ptr())) {
+    throw_type_error(std::string(fname) + ": a stream's handle must be an int, not " +
+                     Py_TYPE(handle.ptr())->tp_name);
+  }
+  const unsigned long long h = PyLong_AsUnsignedLongLong(handle.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw_value_error(std::string(fname) + ": stream " + py::repr(handle).cast<std::string>() +
+                      " is not a CUDA stream (handles are addresses, from 0 to 2**64 - 1)");
+  }
+  if (h == 0 || h == 1) return nullptr;  // the legacy default stream
+  if (h == 2) return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(0x2));  // per-thread
+  return foreign_stream(static_cast<std::uintptr_t>(h), fname, "stream");
+}
+
+DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,
+                           py::handle stream) {
+  DeviceRequest r;
+  if (!stream.is_none()) {
+    r.has_stream = true;
+    r.stream = stream_from_python(stream, fname);
+  }
+  auto bad = [&](py::handle what) {
+    throw_value_error(std::string(fname) +
+                      ": device must be None, 'cpu', 'cuda', 'cuda:N' or a device index, not " +
+                      py::repr(what).cast<std::string>());
+  };
+  auto from_index = [&](py::handle idx) {
+    const long long i = idx.cast<long long>();
+    if (i < 0) bad(idx);
+    r.kind = DeviceRequest::Kind::cuda;
+    r.device = static_cast<int>(i);
+  };
+  if (!device.is_none()) {
+    if (PyUnicode_Check(device.ptr())) {
+      const std::string s = device.cast<std::string>();
+      if (s == "cpu") {
+        r.kind = DeviceRequest::Kind::cpu;
+      } else if (s == "cuda") {
+        r.kind = DeviceRequest::Kind::cuda;
+      } else if (s.rfind("cuda:", 0) == 0 && s.size() > 5 &&
+                 s.find_first_not_of("0123456789", 5) == std::string::npos) {
+        r.kind = DeviceRequest::Kind::cuda;
+        r.device = std::stoi(s.substr(5));
+      } else {
+        bad(device);
+      }
+    } else if (PyLong_Check(device.ptr()) && !PyBool_Check(device.ptr())) {
+      from_index(device);
+    } else if (py::hasattr(device, "id")) {
+      from_index(device.attr("id"));
+    } else {
+      bad(device);
+    }
+  }
+  if (!dev_id.is_none()) {
+    DeviceRequest d;
+    if (PyBool_Check(dev_id.ptr())) {
+      // NumCu: dev_id=False means the CPU.
+      d.kind = dev_id.ptr() == Py_False ? DeviceRequest::Kind::cpu : DeviceRequest::Kind::cuda;
+    } else if (PyLong_Check(dev_id.ptr()) && dev_id.cast<long long>() >= 0) {
+      d.kind = DeviceRequest::Kind::cuda;
+      d.device = dev_id.cast<int>();
+    } else {
+      throw_value_error(std::string(fname) + ": dev_id must be a device index or False, not " +
+                        py::repr(dev_id).cast<std::string>());
+    }
+    if (r.kind != DeviceRequest::Kind::automatic && (r.kind != d.kind || r.device != d.device)) {
+      throw_value_error(std::string(fname) + ": device= and dev_id= disagree");
+    }
+    r.kind = d.kind;
+    r.device = d.device;
+  }
+  r.sync = !sync.is_none() && PyObject_IsTrue(sync.ptr()) == 1;
+  return r;
+}
+
+DType dtype_from_python(py::handle dtype, const char* fname) {
+  py::object d = py::module_::import("numpy").attr("dtype")(dtype);
+  const std::string kind = d.attr("kind").cast<std::string>();
+  const int size = d.attr("itemsize").cast<int>();
+  const std::string order = d.attr("byteorder").cast<std::string>();
+  DType out;
+  if (kind.size() != 1 || order == ">" || !dtype_from_kind(kind[0], size, &out)) {
+    throw_type_error(std::string(fname) + ": unsupported dtype " + py::str(d).cast<std::string>());
+  }
+  return out;
+}
+
+}  // namespace numcu::python

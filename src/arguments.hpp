@@ -1,0 +1,35 @@
+// Arguments every operation shares: where to run (device=, stream=, and AMYPAD NumCu's dev_id=
+// and sync=) and dtypes given as Python objects.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "numcu/backend.hpp"
+#include "numcu/dtype.hpp"
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+// Where the caller asked an operation to run.
+struct DeviceRequest {
+  enum class Kind { automatic, cpu, cuda } kind = Kind::automatic;
+  int device = -1;  // with Kind::cuda: the device index, -1 for the current device
+  bool sync = false;
+  bool has_stream = false;  // stream= given; else the current stream
+  Stream stream = nullptr;
+};
+
+// Reads numcu's `device=` and `stream=` together with NumCu's `dev_id=` and `sync=`.
+DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,
+                           py::handle stream = py::none());
+
+// A CUDA stream from Python: an int handle (0 or 1: the legacy default stream, 2: the
+// per-thread default), numcu.cuda.Stream, anything with __cuda_stream__, CuPy's (.ptr) and
+// PyTorch's (.cuda_stream) streams.
+Stream stream_from_python(py::handle stream, const char* fname);
+
+// A numcu dtype from anything numpy.dtype() takes.
+DType dtype_from_python(py::handle dtype, const char* fname);
+
+}  // namespace numcu::python

@@ -1,0 +1,143 @@
+// The one call pipeline. Every operation that computes (ufuncs, where and clip, casts,
+// reductions, scans) goes through the same stages, in this order:
+//
+//   intake     every argument becomes an Operand (intake.hpp), `out=` as a writable one
+//   dtypes     the operation's own rule (NEP 50 promotion and loop search for ufuncs, NumPy's
+//              accumulators for reductions): a trait of the operation, not of the pipeline
+//   shape      broadcast, reduced or scanned shape: the operation's rule again
+//   placement  the CPU backend or a GPU and stream, from where the operands live (place())
+//   outputs    `out` checked and used directly when the kernel can write it, else a new array
+//              on the result's side, or scratch that the finish stage moves into place
+//   run        inputs brought to the backend in the loop's dtype, overlap with the output
+//              resolved, the kernel queued with the GIL released
+//   finish     scratch results downloaded or cast into the destination, streams handed back,
+//              a 0-d host result returned as a NumPy scalar
+//
+// An operation's code declares what differs and calls these stages; nothing in here knows
+// which operation runs.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <utility>
+
+#include "arguments.hpp"
+#include "execution.hpp"
+#include "intake.hpp"
+#include "numcu/array_view.hpp"
+#include "numcu/errors.hpp"
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+class Call {
+ public:
+  static constexpr int kMaxInputs = 3;
+
+  Call(const char* fname, const DeviceRequest& request) : fname_(fname), req_(request) {}
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+  const char* fname() const { return fname_; }
+  const DeviceRequest& request() const { return req_; }
+
+  // --- intake
+  Operand& input(py::handle obj) {
+    if (nin_ == kMaxInputs) throw_type_error(std::string(fname_) + ": too many inputs");
+    Operand& x = in_[nin_++];
+    intake_into(x, obj, fname_);
+    return x;
+  }
+  // A Python scalar taken as a 0-d host array over its own value (reductions and scans take
+  // scalars as arrays).
+  Operand& array_input(py::handle obj);
+  Operand& input(int i) { return in_[i]; }
+  const Operand& input(int i) const { return in_[i]; }
+  int inputs() const { return nin_; }
+  // `out=`: None for none.
+  void output(py::handle obj) {
+    if (obj.is_none()) return;
+    out_obj_ = obj;
+    intake_into(out_, obj, fname_, Role::output);
+    has_out_ = true;
+  }
+  bool has_out() const { return has_out_; }
+  const Operand& out() const { return out_; }
+  // Whether any input is a device array (results then are numcu.ndarrays).
+  bool device_input() const;
+
+  // --- placement: where the work runs, from the operands and the request (execution.hpp's
+  // place()). Options: host data stays on the host even when a GPU is there (casts: one pass
+  // over memory costs less than the trip); managed memory is not prefetched to the GPU.
+  enum Placement : unsigned { default_placement = 0, host_data_stays = 1, no_prefetch = 2 };
+  const Exec& place(unsigned options = default_placement);
+  const Exec& exec() const { return ex_; }
+  Scratch& scratch() { return scratch_; }
+
+  // --- outputs
+  // Where the result goes: `out` (its shape already checked by the operation) or a new array:
+  // a numcu.ndarray on the GPU when an input is a device array, else a NumPy array (the
+  // kernel's result is downloaded to it when the work ran on the GPU). `like` orders a new
+  // array's dimensions (NumPy's order='K'); null: C order.
+  const ArrayView& destination(DType dtype, int ndim, const std::int64_t* shape,
+                               const ArrayView* like);
+  // The view the kernel writes for the destination `dest` (the destination itself, or a view
+  // of it such as the kept axes of a keepdims reduction): `dest` when the backend can write
+  // it directly in `loop_dtype` (same side, same dtype, C-contiguous when `need_dense`), else
+  // scratch whose values the finish stage moves into `dest`.
+  ArrayView target(const ArrayView& dest, DType loop_dtype, bool need_dense = false);
+  // Whether the kernel writes `out` itself (then inputs overlapping it need unaliased()).
+  bool writes_out(const ArrayView& target) const {
+    return has_out_ && target.data == out_.view.data;
+  }
+
+  // --- run
+  // `x` on the backend in `dtype`: uploaded when host data goes to the GPU, ordered after its
+  // producer's stream, converted when its dtype differs.
+  ArrayView prepare(const Operand& x, DType dtype);
+  // Dense scratch on the backend.
+  ArrayView scratch_view(DType dtype, int ndim, const std::int64_t* shape, const ArrayView* like) {
+    return dense_view(scratch_, ex_, dtype, ndim, shape, like);
+  }
+  // `in` as the kernel may read it while writing `target` (see execution.hpp's unaliased).
+  ArrayView unaliased(const ArrayView& target, const ArrayView& in, bool in_place) {
+    return python::unaliased(scratch_, ex_, target, in, in_place, fname_);
+  }
+  // Runs kernel() without the GIL, then the moves target() set up, then a synchronisation when
+  // the caller asked for one (NumCu's sync=True).
+  template <class Kernel>
+  void run(Kernel&& kernel) {
+    py::gil_scoped_release release;
+    std::forward<Kernel>(kernel)();
+    move_results();
+  }
+
+  // --- finish: the Python result. A 0-d result computed from host data is a NumPy scalar
+  // unless `array_for_0d` (NumPy's where returns a 0-d array).
+  py::object finish(bool array_for_0d = false);
+
+ private:
+  void move_results();
+
+  const char* fname_;
+  DeviceRequest req_;
+  Operand in_[kMaxInputs];
+  int nin_ = 0;
+  Operand out_;
+  py::handle out_obj_;
+  bool has_out_ = false;
+  Exec ex_;
+  Scratch scratch_;
+  // The destination and the Python object holding it.
+  py::object result_;
+  ArrayView dest_;
+  bool dest_is_ndarray_ = false;
+  // Results the kernel wrote to scratch, to move into their destinations (at most one for the
+  // operations numcu has).
+  ArrayView pending_dest_, pending_res_;
+  bool pending_ = false;
+};
+
+}  // namespace numcu::python

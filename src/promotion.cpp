@@ -1,0 +1,109 @@
+#include "promotion.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "numcu/errors.hpp"
+
+namespace numcu::python {
+namespace {
+
+// NumPy 2's promotion with NEP 50: a Python scalar ("weak") takes the other operand's dtype
+// when that dtype can hold its kind, so int8 + 3 stays int8 and float32 + 2.5 stays float32.
+Typed promote(Typed a, Typed b) {
+  if (a.weak == b.weak) return {promote_types(a.dtype, b.dtype), a.weak};
+  const DType weak = a.weak ? a.dtype : b.dtype;
+  const DType strong = a.weak ? b.dtype : a.dtype;
+  const char wk = dtype_kind(weak), sk = dtype_kind(strong);
+  const bool strong_integral = sk == 'b' || sk == 'i' || sk == 'u';
+  DType r;
+  if (wk == 'b') {
+    r = strong;
+  } else if (wk == 'i' || wk == 'u') {
+    r = sk == 'b' ? weak : strong;
+  } else if (wk == 'f') {
+    r = strong_integral ? DType::float64 : strong;
+  } else if (strong_integral) {  // complex
+    r = DType::complex128;
+  } else if (sk == 'f') {
+    r = strong == DType::float64 ? DType::complex128 : DType::complex64;
+  } else {
+    r = strong;
+  }
+  return {r, false};
+}
+
+// NumPy's result type of three or more dtypes: the smallest every one casts to safely, which
+// pairwise promotion can miss (int8, uint8, float16 gives float16, not int16's float32).
+DType common_dtype(const Typed* t, int n, DType pairwise) {
+  static constexpr DType kBySize[] = {
+      DType::bool_,   DType::int8,    DType::uint8,     DType::int16,     DType::uint16,
+      DType::int32,   DType::uint32,  DType::int64,     DType::uint64,    DType::float16,
+      DType::float32, DType::float64, DType::complex64, DType::complex128};
+  for (DType c : kBySize) {
+    if (c == pairwise) break;
+    bool all = true;
+    for (int i = 0; i < n && all; ++i) all = t[i].weak || promote_types(t[i].dtype, c) == c;
+    if (all) return c;
+  }
+  return pairwise;
+}
+
+}  // namespace
+
+// (bool array, 5, int8 array) gives int8 in any order, where promoting pairwise from the left
+// would let 5 meet bool alone and make int64.
+Typed promote_all(const Typed* t, int n) {
+  Typed strong{}, weak{};
+  int strongs = 0, weaks = 0;
+  for (int i = 0; i < n; ++i) {
+    Typed& acc = t[i].weak ? weak : strong;
+    int& count = t[i].weak ? weaks : strongs;
+    acc = count > 0 ? promote(acc, t[i]) : t[i];
+    ++count;
+  }
+  if (strongs > 2) strong.dtype = common_dtype(t, n, strong.dtype);
+  if (weaks == 0) return strong;
+  if (strongs == 0) return weak;
+  return promote(strong, weak);
+}
+
+void check_weak_int(const Operand& x, DType loop, const char* fname) {
+  const char k = dtype_kind(loop);
+  if (!x.weak || (k != 'i' && k != 'u')) return;
+  const char xk = dtype_kind(x.view.dtype);
+  if (xk != 'i' && xk != 'u') return;
+  std::int64_t s = 0;
+  std::uint64_t u = 0;
+  const bool is_unsigned = xk == 'u';
+  std::memcpy(is_unsigned ? static_cast<void*>(&u) : static_cast<void*>(&s), x.value, 8);
+  bool fits = visit_dtype(loop, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (is_unsigned) return u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+      if constexpr (std::is_unsigned_v<T>) {
+        return s >= 0 && static_cast<std::uint64_t>(s) <= std::numeric_limits<T>::max();
+      } else {
+        return s >= std::numeric_limits<T>::min() && s <= std::numeric_limits<T>::max();
+      }
+    }
+    return true;
+  });
+  if (!fits) {
+    const std::string value = is_unsigned ? std::to_string(u) : std::to_string(s);
+    throw Error(ErrorKind::overflow_error, std::string(fname) + ": Python integer " + value +
+                                               " out of bounds for " + dtype_name(loop));
+  }
+}
+
+DType result_dtype(const Operand* const* operands, int count) {
+  std::vector<Typed> t(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) t[i] = Typed{operands[i]->view.dtype, operands[i]->weak};
+  return promote_all(t.data(), count).dtype;
+}
+
+}  // namespace numcu::python
