@@ -1,4 +1,4 @@
-"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize|stubs|wheel|clean``.
+"""Developer tasks: ``nox`` runs the tests; ``nox -s NAME`` the others (``nox -l`` lists them).
 
 Every build goes under ``build/`` (``nox -s clean`` removes it): ``build/<wheel tag>`` is the
 folder ``pip install .`` uses (pyproject.toml's build-dir), and the sessions that build the
