@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "numcu/cuda_check.hpp"
+#include "stream_scratch.hpp"
 
 namespace numcu::cuda {
 namespace {
@@ -294,10 +295,12 @@ Stream create_stream(bool non_blocking) {
   NUMCU_CUDA_TRY(
       cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
       "cudaStreamCreate");
+  register_stream_scratch(s);
   return s;
 }
 
 void destroy_stream(Stream stream) noexcept {
+  release_stream_scratch(stream);
   if (cudaStreamDestroy(static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
 }
 
