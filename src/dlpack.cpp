@@ -461,7 +461,10 @@ bool intake_exchange(const dl::ExchangeAPI* api, py::handle obj, const char* fna
   if (op.kind == Operand::Kind::device) {
     void* current = nullptr;
     if (api->current_work_stream(t->device.device_type, t->device.device_id, &current) != 0) {
-      throw py::error_already_set();
+      if (PyErr_Occurred()) throw py::error_already_set();
+      throw_value_error(std::string(fname) +
+                        ": the DLPack producer's current_work_stream failed for device " +
+                        std::to_string(t->device.device_id));
     }
     // The producer's data is ready on its current stream: the work joins it (a no-op when numcu
     // queues on that stream too). 0 and 1 both name the legacy default stream.
