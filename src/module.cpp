@@ -407,6 +407,7 @@ PYBIND11_MODULE(_core, m) {
   });
   bind_cuda(m);
   bind_ndarray(m);
+  bind_intake(m);
 
   def_ufuncs(m);
 
