@@ -37,6 +37,9 @@ full_like = _core.full_like
 arange = _core.arange
 linspace = _core.linspace
 build_info = _core.build_info
+set_num_threads = _core.set_num_threads
+get_num_threads = _core.get_num_threads
+threading_info = _core.threading_info
 dtypes = _core.dtypes
 
 # Reductions and scans (NumPy's names, so these shadow the builtins sum/min/max/any/all here).
@@ -92,6 +95,7 @@ __all__ = [
     "from_dlpack",
     "full",
     "full_like",
+    "get_num_threads",
     "include_path",
     "linspace",
     "max",
@@ -107,8 +111,10 @@ __all__ = [
     "ones",
     "ones_like",
     "prod",
+    "set_num_threads",
     "std",
     "sum",
+    "threading_info",
     "var",
     "where",
     "zeros",
