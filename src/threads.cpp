@@ -50,8 +50,9 @@ The number of threads the CPU backend splits its work over.
 
 It is, first to last: the value given to numcu.set_num_threads; the environment variable
 NUMCU_NUM_THREADS; OpenMP's default (OMP_NUM_THREADS, else the CPUs this process may run on).
-In a child process forked after numcu used its threads it is 1 (OpenMP's threads do not survive
-a fork). Raises ValueError while NUMCU_NUM_THREADS is not a whole number from 1 to 1024 and
+In a forked child process it is 1, whatever was set (OpenMP's threads do not survive a fork;
+start workers with multiprocessing's "spawn" or "forkserver" methods for threads in each).
+Raises ValueError while NUMCU_NUM_THREADS is not a whole number from 1 to 1024 and
 set_num_threads has not been called.
 )doc");
   m.def(

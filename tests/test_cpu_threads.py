@@ -8,7 +8,10 @@ Specification:
   set_num_threads() is called; without it OMP_NUM_THREADS is the default (fresh interpreters);
 - threading_info() says which layer runs the threads, how many there are and why, the vector
   instruction set the loops run with, and the sizes below which loops are not split;
-- a child forked after numcu used its threads finishes its own numcu calls on one thread;
+- a forked child runs numcu's CPU backend on one thread and finishes (GNU OpenMP would wait
+  forever for the parent's threads);
+- numcu's threads work alongside NumPy's (OpenBLAS) and PyTorch's thread pools, in turn and
+  at once;
 - on 1, 2, 3 and 7 threads, ufuncs (every dtype), casts, reductions, scans and sequences give
   NumPy's results (within the other suites' tolerances) and the same bits as on 1 thread, at
   sizes around the split thresholds and in every layout (strided, transposed, broadcast,
@@ -242,6 +245,39 @@ def test_fork_after_threads_does_not_hang(rng):
         assert os.waitstatus_to_exitcode(status) == 0
         assert numcu.get_num_threads() == 3  # the parent keeps its threads
         assert_matches(numcu.add(x, y, device="cpu"), x + y)
+
+
+@pytest.mark.parametrize("peer", ["numpy", "torch"])
+def test_alongside_other_thread_pools(rng, peer):
+    torch = pytest.importorskip("torch") if peer == "torch" else None
+    n = 4 * GRAIN + 1
+    x = random_array(rng, (n,), "float32")
+    m = random_array(rng, (384, 384), "float64")
+    expected_product = m @ m
+
+    def peer_work():
+        if torch is None:
+            return m @ m  # OpenBLAS's threads
+        t = torch.from_numpy(m)
+        return (t @ t).numpy()  # PyTorch's intra-op threads
+
+    def numcu_work():
+        assert_matches(numcu.add(x, x, device="cpu"), x + x)
+        check_reduction(numcu.sum(x, device="cpu"), np.sum(x), "sum", x)
+        return True
+
+    def check_peer(product):
+        np.testing.assert_allclose(product, expected_product, rtol=1e-12)
+        return True
+
+    with threads(3):
+        for _ in range(3):
+            numcu_work()
+            check_peer(peer_work())
+        with ThreadPoolExecutor(4) as pool:
+            futures = [pool.submit(numcu_work) for _ in range(4)]
+            futures += [pool.submit(lambda: check_peer(peer_work())) for _ in range(4)]
+            assert all(f.result(timeout=120) for f in futures)
 
 
 # --------------------------------------------------------------------------------------------

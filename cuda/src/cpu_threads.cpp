@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <mutex>
 #include <string>
 
 #if defined(__unix__)
@@ -24,7 +23,6 @@ namespace {
 constexpr const char* kEnvName = "NUMCU_NUM_THREADS";
 
 std::atomic<int> g_requested{0};  // set by set_num_threads; 0 until then
-std::atomic<bool> g_team_started{false};
 std::atomic<bool> g_forked_child{false};
 
 struct EnvSetting {
@@ -54,21 +52,15 @@ const EnvSetting& environment() {
   return s;
 }
 
-void after_fork_in_child() {
-  if (g_team_started.load(std::memory_order_relaxed)) {
-    g_forked_child.store(true, std::memory_order_relaxed);
-  }
-}
+void after_fork_in_child() { g_forked_child.store(true, std::memory_order_relaxed); }
 
-// Registered before the first team starts, so that a fork after it is always seen.
-void note_team_started() {
-  if (g_team_started.load(std::memory_order_relaxed)) return;
+// GNU OpenMP keeps a thread's team across a fork, and a child that starts a parallel region
+// waits forever for threads that were not forked. Any library using the same runtime (PyTorch
+// may) can have started one, so a forked child always runs on one thread.
 #if defined(__unix__)
-  static std::once_flag registered;
-  std::call_once(registered, [] { pthread_atfork(nullptr, nullptr, &after_fork_in_child); });
+[[maybe_unused]] const int g_atfork_registered =
+    pthread_atfork(nullptr, nullptr, &after_fork_in_child);
 #endif
-  g_team_started.store(true, std::memory_order_relaxed);
-}
 
 }  // namespace
 
@@ -106,7 +98,6 @@ int team_size(std::int64_t work, std::int64_t grain) {
   }
   const int threads = get_num_threads();
   const int team = by_work < threads ? static_cast<int>(by_work) : threads;
-  if (team > 1) note_team_started();
   return team;
 }
 

@@ -4,8 +4,9 @@
 // The number is, first to last: the value given to set_num_threads; the environment variable
 // NUMCU_NUM_THREADS, read once; OpenMP's own default (OMP_NUM_THREADS, else the CPUs of the
 // process's affinity mask, and what omp_set_num_threads or threadpoolctl set on the calling
-// thread). In a child process forked after the backend started its threads it is 1: OpenMP's
-// threads do not survive a fork, and GNU OpenMP waits for them forever.
+// thread). In a forked child process it is 1: OpenMP's threads do not survive a fork, and GNU
+// OpenMP waits for them forever once a team was started in the parent, by numcu or by any other
+// library on the same runtime.
 #pragma once
 
 #include <cstdint>
