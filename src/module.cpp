@@ -29,7 +29,8 @@ PyObject* g_cuda_unavailable = nullptr;
 
 namespace numcu::python {
 void bind_streams(py::module_& c);
-}
+void bind_threads(py::module_& m);
+}  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
   switch (e.kind()) {
@@ -415,6 +416,7 @@ PYBIND11_MODULE(_core, m) {
 
   bind_transfer(m);
   bind_creation(m);
+  bind_threads(m);
 
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");
