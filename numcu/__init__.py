@@ -44,7 +44,9 @@ get_num_threads = _core.get_num_threads
 threading_info = _core.threading_info
 dtypes = _core.dtypes
 
-from . import cuda  # noqa: E402
+from . import _pickle, cuda  # noqa: E402
+
+ndarray.__reduce__ = _pickle.reduce
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
 include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
