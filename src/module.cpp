@@ -352,6 +352,7 @@ void bind_cuda(py::module_& m) {
         // Without a GPU nothing can be queued: the plain call returns, so that code written for
         // both kinds of machine runs on either. Naming a device asks for one.
         if (device.is_none() && !numcu::cuda::is_available()) return;
+        numcu::cuda::DeviceRestore restore;  // see runtime.hpp
         const int d = device.is_none() ? numcu::cuda::current_device() : device.cast<int>();
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d);
@@ -388,6 +389,7 @@ void bind_cuda(py::module_& m) {
              d.saved.pop_back();
            })
       .def("synchronize", [](const Device& d) {
+        numcu::cuda::DeviceRestore restore;  // see runtime.hpp
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d.id);
       });
