@@ -109,16 +109,34 @@ void run_fill(const Exec& ex, const ArrayView& dst, const Operand& value, const 
 Exec destination(const char* fname, const DeviceRequest& req, int follow) {
   Exec ex;
   if (req.kind == DeviceRequest::Kind::cpu) return ex;
-  if (!cuda::is_available()) {
+  if (req.kind == DeviceRequest::Kind::automatic) {
+    if (follow == kHost || (follow == kDefaultDevice && !cuda::is_available())) return ex;
+  } else if (!cuda::is_available()) {
     throw Error(
         ErrorKind::cuda_unavailable,
         std::string(fname) + ": no CUDA device is available (" + cuda::unavailable_reason() + ")");
   }
   ex.gpu = true;
-  ex.device = req.device >= 0 ? req.device : follow != kHost ? follow : cuda::current_device();
+  ex.device = req.device >= 0 ? req.device : follow >= 0 ? follow : cuda::current_device();
   ex.stream = req.has_stream ? req.stream : cuda::current_stream();
   return ex;
 }
+
+namespace {
+
+bool all_device_operands_managed(const Operand* const* operands, int count) {
+  for (int i = 0; i < count; ++i) {
+    const Operand* x = operands[i];
+    if (x == nullptr || x->kind != Operand::Kind::device) continue;
+    const bool managed = x->allocation
+                             ? x->allocation->managed()
+                             : cuda::pointer_kind(x->view.data) == cuda::PointerKind::managed;
+    if (!managed) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 Exec place(const char* fname, const Operand* const* operands, int count, const DeviceRequest& req,
            bool prefetch_managed) {
@@ -139,7 +157,11 @@ Exec place(const char* fname, const Operand* const* operands, int count, const D
   }
   Exec ex;
   if (device != kHost) {
-    if (host_array) {
+    // Host data meets device arrays only when those are managed memory, which the GPU reaches
+    // from anywhere (AMYPAD NumCu's CuVec arrays): the work runs on their GPU, host inputs are
+    // copied in and host outputs copied out. Asked only here, so that the common calls pay no
+    // pointer query.
+    if (host_array && !all_device_operands_managed(operands, count)) {
       throw_value_error(std::string(fname) + ": operands are on different devices: cpu and " +
                         device_str(device) + " (move host data with numcu.asarray)");
     }

@@ -7,6 +7,9 @@ Specification:
   ``__cuda_array_interface__``). After numcu's work and a synchronisation the view holds the
   results; what NumPy writes there, numcu reads. Views keep the memory kind; results of
   operations are device memory. Device memory still refuses NumPy (TypeError / BufferError).
+- host data mixes with managed arrays as AMYPAD NumCu's users expect: host inputs with a managed
+  ``out``/``output`` (numcu's or another library's managed memory, through its CAI) run on the
+  GPU and fill the managed array; host with plain device memory is still a ValueError.
 - ``memory='pinned'`` arrays are plain numpy.ndarrays in page-locked memory (memory_kind
   "pinned"), which every numcu function takes like any NumPy array, and which asarray/asnumpy
   copy to and from directly.
@@ -20,7 +23,7 @@ import gc
 
 import numpy as np
 import pytest
-from conftest import CAIProducer, assert_matches, random_array
+from conftest import CAIArray, CAIProducer, assert_matches, poisoned, random_array
 
 import numcu
 
@@ -258,3 +261,47 @@ def test_pinned_memory_outlives_its_views_and_is_freed():
     for _ in range(50):
         numcu.ones(1 << 18, memory="pinned")
     gc.collect()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("keyword", ["out", "output"])
+def test_host_inputs_into_a_managed_output(keyword, rng):
+    a = random_array(rng, (1000,), np.float32)
+    b = random_array(rng, (1000,), np.float32)
+    m = numcu.full(1000, np.nan, dtype="float32", memory="managed")
+    returned = numcu.mul(a, b, **{keyword: m})
+    numcu.cuda.synchronize()
+    assert returned is m
+    assert_matches(np.asarray(m), a * b)
+
+
+@pytest.mark.gpu
+def test_host_and_managed_inputs_mix(rng):
+    a = random_array(rng, (7, 9), np.float64)
+    m = numcu.asarray(random_array(rng, (9,), np.float64))
+    managed = numcu.zeros(9, dtype="float64", memory="managed")
+    managed[...] = m
+    r = numcu.add(a, managed)
+    assert isinstance(r, numcu.ndarray)
+    assert_matches(r.get(), a + m.get())
+    assert_matches(numcu.sum(a, axis=0, out=numcu.zeros(9, memory="managed")).get(), a.sum(0))
+
+
+@pytest.mark.gpu
+def test_foreign_managed_memory_through_its_interface(rng):
+    """A CuVec-like object: another library's managed memory, seen through its CAI."""
+    managed = numcu.zeros(100, dtype="float32", memory="managed")
+    cai = managed.__cuda_array_interface__
+    foreign = CAIArray(managed, cai["data"][0], (100,), np.float32)
+    a = random_array(rng, (100,), np.float32)
+    numcu.add(a, 1.5, out=foreign)
+    numcu.cuda.synchronize()
+    assert_matches(np.asarray(managed), a + np.float32(1.5))
+
+
+@pytest.mark.gpu
+def test_host_with_plain_device_memory_still_refused(rng):
+    a = random_array(rng, (10,), np.float32)
+    d = numcu.asarray(poisoned((10,), np.float32))
+    with pytest.raises(ValueError, match=r"numcu\.add: operands are on different devices"):
+        numcu.add(a, a, out=d)
