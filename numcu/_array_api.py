@@ -110,10 +110,9 @@ class _Info:
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):
+        # Creation functions without device= put arrays on the current GPU when there is one.
         cuda = _core.cuda
-        if cuda.is_available():
-            return cuda.Device(_core.cuda.Device().id if False else _current_device())
-        return "cpu"
+        return cuda.Device() if cuda.is_available() else "cpu"
 
     def devices(self):
         cuda = _core.cuda
@@ -147,10 +146,6 @@ class _Info:
         if kind is None:
             return names
         return {k: v for k, v in names.items() if isdtype(v, kind)}
-
-
-def _current_device():
-    return _core.cuda.Device().id if not hasattr(_core.cuda, "current_device") else 0
 
 
 def __array_namespace_info__():
@@ -222,9 +217,7 @@ def isdtype(dtype, kind):
 
 
 def result_type(*arrays_and_dtypes):
-    return np.result_type(
-        *(x.dtype if _is_device(x) else x for x in arrays_and_dtypes)
-    )
+    return np.result_type(*(x.dtype if _is_device(x) else x for x in arrays_and_dtypes))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -304,8 +297,10 @@ def nextafter(x1, x2, /):
     moved = _core.add(bits, step)
     tiny = _core.where(_core.signbit(b), np.iinfo(ity).min + 1, 1)
     moved = _core.where(_core.equal(a, 0), tiny, moved)
-    out = moved.view(dtype) if isinstance(moved, np.ndarray) else _core._view(
-        astype(moved, ity), moved.shape, moved.strides, 0, dtype
+    out = (
+        moved.view(dtype)
+        if isinstance(moved, np.ndarray)
+        else _core._view(astype(moved, ity), moved.shape, moved.strides, 0, dtype)
     )
     out = _core.where(_core.equal(a, b), b, out)
     return _core.where(_core.logical_or(_core.isnan(a), _core.isnan(b)), nan, out)
@@ -613,8 +608,11 @@ def nonzero(x, /):
 
 def searchsorted_sorter(x1, x2, side, sorter, device, stream):
     return _core.searchsorted(
-        _core.take(x1, sorter, device=device, stream=stream), x2, side=side, device=device,
-        stream=stream
+        _core.take(x1, sorter, device=device, stream=stream),
+        x2,
+        side=side,
+        device=device,
+        stream=stream,
     )
 
 
@@ -686,7 +684,9 @@ def getitem(a, key):
     idx = [_core.asarray(key[d], device=a.device) for d in positions]
     for i in idx:
         if i.dtype.kind not in "iu":
-            raise IndexError(f"numcu.ndarray: arrays used as indices must be integers, not {i.dtype}")
+            raise IndexError(
+                f"numcu.ndarray: arrays used as indices must be integers, not {i.dtype}"
+            )
     shape = np.broadcast_shapes(*(i.shape for i in idx))
     stacked = _core.empty((len(idx), *shape), "int64", device=a.device)
     for j, i in enumerate(idx):
@@ -709,7 +709,9 @@ def _with_initial(fn, identity, x, axis, dtype, include_initial, fname):
     x = _as_array(x)
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"numcu.{fname}: axis must be given for arrays of more than one dimension")
+            raise ValueError(
+                f"numcu.{fname}: axis must be given for arrays of more than one dimension"
+            )
         axis = 0
     if x.ndim == 0:
         raise ValueError(f"numcu.{fname}: x must have at least one dimension")
@@ -735,12 +737,36 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _with_initial(_core.cumprod, 1, x, axis, dtype, include_initial, "cumulative_prod")
 
 
-def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, device=None, stream=None):
+def std(
+    x,
+    /,
+    axis=None,
+    dtype=None,
+    out=None,
+    ddof=0,
+    keepdims=False,
+    *,
+    correction=None,
+    device=None,
+    stream=None,
+):
     ddof = correction if correction is not None else ddof
     return _core.std(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
 
 
-def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, device=None, stream=None):
+def var(
+    x,
+    /,
+    axis=None,
+    dtype=None,
+    out=None,
+    ddof=0,
+    keepdims=False,
+    *,
+    correction=None,
+    device=None,
+    stream=None,
+):
     ddof = correction if correction is not None else ddof
     return _core.var(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
 
@@ -753,8 +779,9 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     parts = [p for p in (prepend, x, append) if p is not None]
     if len(parts) > 1:
         parts = [
-            p if hasattr(p, "ndim") and p.ndim == x.ndim else
-            broadcast_to(_as_array(p, x), x.shape[:axis] + (1,) + x.shape[axis + 1 :])
+            p
+            if hasattr(p, "ndim") and p.ndim == x.ndim
+            else broadcast_to(_as_array(p, x), x.shape[:axis] + (1,) + x.shape[axis + 1 :])
             for p in parts
         ]
         x = concat(parts, axis=axis)
@@ -821,7 +848,9 @@ def tensordot(x1, x2, /, *, axes=2):
         a_axes, b_axes = ([a] if isinstance(a, int) else list(a) for a in axes)
     a_axes = [_normalize_axis(d, x1.ndim, "tensordot") for d in a_axes]
     b_axes = [_normalize_axis(d, x2.ndim, "tensordot") for d in b_axes]
-    if len(a_axes) != len(b_axes) or any(x1.shape[i] != x2.shape[j] for i, j in zip(a_axes, b_axes)):
+    if len(a_axes) != len(b_axes) or any(
+        x1.shape[i] != x2.shape[j] for i, j in zip(a_axes, b_axes)
+    ):
         raise ValueError("numcu.tensordot: shape mismatch for sum")
     a_free = [d for d in range(x1.ndim) if d not in a_axes]
     b_free = [d for d in range(x2.ndim) if d not in b_axes]
@@ -957,7 +986,18 @@ def _numpy_functions():
     def spread(name):
         fn = getattr(numcu, name)
 
-        def impl(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, mean=None, correction=None):
+        def impl(
+            a,
+            axis=None,
+            dtype=None,
+            out=None,
+            ddof=0,
+            keepdims=False,
+            *,
+            where=None,
+            mean=None,
+            correction=None,
+        ):
             no("where", where, fname=name)
             no("mean", mean, fname=name)
             return fn(a, axis, dtype, out, ddof if correction is None else correction, keepdims)
@@ -1028,12 +1068,23 @@ def _numpy_functions():
         no("order", order, fname="argsort")
         return _core.argsort(a, axis=axis)
 
-    def unique_(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, sorted=True):  # noqa: A002
+    def unique_(
+        ar,
+        return_index=False,
+        return_inverse=False,
+        return_counts=False,
+        axis=None,
+        *,
+        equal_nan=True,
+        sorted=True,
+    ):  # noqa: A002
         no("axis", axis, fname="unique")
         v, i, inv, c = _core._unique(
             ar, True, return_index, return_inverse, return_counts, not equal_nan
         )
-        extra = [r for r, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want]
+        extra = [
+            r for r, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want
+        ]
         if return_inverse and ar.ndim != 1:
             k = 1 + return_index
             extra[k - 1] = reshape(extra[k - 1], ar.shape)
@@ -1080,7 +1131,10 @@ def _numpy_functions():
         return out
 
     def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-        close = numcu.less_equal(numcu.absolute(numcu.subtract(a, b)), numcu.add(atol, numcu.multiply(rtol, numcu.absolute(b))))
+        close = numcu.less_equal(
+            numcu.absolute(numcu.subtract(a, b)),
+            numcu.add(atol, numcu.multiply(rtol, numcu.absolute(b))),
+        )
         close = numcu.logical_or(close, numcu.equal(a, b))
         if equal_nan:
             close = numcu.logical_or(close, numcu.logical_and(numcu.isnan(a), numcu.isnan(b)))
@@ -1096,6 +1150,59 @@ def _numpy_functions():
         if equal_nan:
             same = numcu.logical_or(same, numcu.logical_and(numcu.isnan(a1), numcu.isnan(a2)))
         return builtins.bool(numcu.all(same))
+
+    def created_like(fn):
+        # NumPy's creation functions with like=<numcu array>: the new array goes on that array's
+        # GPU (the caller asked for it there; NumPy drops like= before the call).
+        def impl(*args, like=None, order="C", **kwargs):
+            no("order", order, "C", fn.__name__)
+            return fn(*args, **kwargs)
+
+        return impl
+
+    def asarray_(a, dtype=None, order=None, *, like=None, copy=None, device=None, ndmin=0):
+        no("order", order, fname="asarray")
+        r = _core.asarray(a, dtype, copy, device=device)
+        while r.ndim < ndmin:
+            r = expand_dims(r, axis=0)
+        return r
+
+    def array_(
+        obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None, device=None
+    ):  # noqa: A002, E501
+        no("order", order, "K", "array")
+        return asarray_(obj, dtype, copy=True if copy else None, ndmin=ndmin, device=device)
+
+    def copyto_(dst, src, casting="same_kind", where=True):
+        no("casting", casting, "same_kind", "copyto")
+        if where is True:
+            dst[...] = src
+        else:
+            dst[...] = numcu.where(where, src, dst)
+
+    def swapaxes_(a, axis1, axis2):
+        axes = list(range(a.ndim))
+        i, j = (
+            _normalize_axis(axis1, a.ndim, "swapaxes"),
+            _normalize_axis(axis2, a.ndim, "swapaxes"),
+        )
+        axes[i], axes[j] = axes[j], axes[i]
+        return a.transpose(tuple(axes))
+
+    def vstack_(tup, *, dtype=None, casting="same_kind"):
+        no("casting", casting, "same_kind", "vstack")
+        return concat(_atleast(list(tup), 2, always_list=True), axis=0, dtype=dtype)
+
+    def hstack_(tup, *, dtype=None, casting="same_kind"):
+        no("casting", casting, "same_kind", "hstack")
+        arrays = _atleast(list(tup), 1, always_list=True)
+        return concat(arrays, axis=0 if arrays[0].ndim == 1 else 1, dtype=dtype)
+
+    def argwhere_(a):
+        if a.ndim == 0:
+            return numcu.empty((int(builtins.bool(a)), 0), int64, device=_device_arg(a))
+        rows = _core._nonzero(a)
+        return rows.transpose()
 
     table = {
         np.sum: reduction("sum"),
@@ -1116,7 +1223,9 @@ def _numpy_functions():
         np.std: spread("std"),
         np.argmin: arg("argmin"),
         np.argmax: arg("argmax"),
-        np.count_nonzero: lambda a, axis=None, *, keepdims=False: numcu.count_nonzero(a, axis, keepdims),
+        np.count_nonzero: lambda a, axis=None, *, keepdims=False: numcu.count_nonzero(
+            a, axis, keepdims
+        ),
         np.cumsum: scan("cumsum"),
         np.cumprod: scan("cumprod"),
         np.where: where_,
@@ -1135,7 +1244,9 @@ def _numpy_functions():
         np.broadcast_to: lambda array, shape, subok=False: broadcast_to(array, shape),
         np.broadcast_arrays: lambda *args, subok=False: broadcast_arrays(*args),
         np.take: take_,
-        np.take_along_axis: lambda arr, indices, axis=-1: _core.take_along_axis(arr, indices, axis=axis),
+        np.take_along_axis: lambda arr, indices, axis=-1: _core.take_along_axis(
+            arr, indices, axis=axis
+        ),
         np.sort: sort_,
         np.argsort: argsort_,
         np.unique: unique_,
@@ -1164,9 +1275,35 @@ def _numpy_functions():
         np.array_equal: array_equal,
         np.tril: lambda m, k=0: tril(m, k=k),
         np.triu: lambda m, k=0: triu(m, k=k),
-        np.meshgrid: lambda *xi, copy=True, sparse=False, indexing="xy": meshgrid(*xi, indexing=indexing),
+        np.meshgrid: lambda *xi, copy=True, sparse=False, indexing="xy": meshgrid(
+            *xi, indexing=indexing
+        ),
         np.atleast_1d: lambda *arys: _atleast(arys, 1),
         np.atleast_2d: lambda *arys: _atleast(arys, 2),
+        np.atleast_3d: lambda *arys: _atleast(arys, 3),
+        np.vstack: vstack_,
+        np.hstack: hstack_,
+        np.swapaxes: swapaxes_,
+        np.copyto: copyto_,
+        np.argwhere: argwhere_,
+        np.flatnonzero: lambda a: nonzero(reshape(a, (-1,)))[0],
+        np.vecdot: lambda x1, x2, /, *, axis=-1, **kw: vecdot(x1, x2, axis=axis),
+        np.matrix_transpose: matrix_transpose,
+        np.asarray: asarray_,
+        np.array: array_,
+        np.asanyarray: asarray_,
+        np.ascontiguousarray: lambda a, dtype=None, *, like=None, device=None: asarray_(
+            a, dtype, device=device
+        ),
+        np.empty: created_like(numcu.empty),
+        np.zeros: created_like(numcu.zeros),
+        np.ones: created_like(numcu.ones),
+        np.full: created_like(numcu.full),
+        np.arange: created_like(numcu.arange),
+        np.linspace: lambda *args, axis=0, **kwargs: numcu.linspace(*args, **kwargs),
+        np.eye: lambda N, M=None, k=0, dtype=float, order="C", *, device=None, like=None: eye(
+            N, M, k=k, dtype=dtype, device=device
+        ),
     }
     optional = {
         "concat": concatenate_,
@@ -1188,13 +1325,19 @@ def _numpy_functions():
     return table
 
 
-def _atleast(arrays, n):
+def _atleast(arrays, n, always_list=False):
     out = []
     for a in arrays:
+        a = _as_array(a)
+        if n == 3 and a.ndim < 3:
+            # NumPy's atleast_3d: (N,) -> (1, N, 1), (M, N) -> (M, N, 1).
+            a = expand_dims(a, axis=0) if a.ndim == 0 else a
+            a = expand_dims(a, axis=0) if a.ndim == 1 else a
+            a = expand_dims(a, axis=-1)
         while a.ndim < n:
-            a = expand_dims(a, axis=0 if n < 3 or a.ndim != 2 else -1)
+            a = expand_dims(a, axis=0)
         out.append(a)
-    return out[0] if len(out) == 1 else out
+    return out if always_list or len(out) != 1 else out[0]
 
 
 _FUNCTIONS = None
@@ -1204,10 +1347,33 @@ def array_function(self, func, types, args, kwargs):
     global _FUNCTIONS
     if _FUNCTIONS is None:
         _FUNCTIONS = _numpy_functions()
+        _CREATION.update(
+            f
+            for f in (
+                np.asarray,
+                np.array,
+                np.asanyarray,
+                np.ascontiguousarray,
+                np.empty,
+                np.zeros,
+                np.ones,
+                np.full,
+                np.arange,
+                np.linspace,
+                np.eye,
+            )
+        )
     impl = _FUNCTIONS.get(func)
     if impl is None or not all(issubclass(t, (ndarray, np.ndarray)) for t in types):
         return NotImplemented
+    if func in _CREATION:
+        # NumPy's creation with like=<numcu array> (it drops like= before the call): the new
+        # array goes on that array's GPU, where the caller asked for it.
+        kwargs = {**kwargs, "device": kwargs.get("device") or self.device}
     return impl(*args, **kwargs)
+
+
+_CREATION = set()
 
 
 # ------------------------------------------------------------------------------------------------

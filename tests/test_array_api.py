@@ -45,7 +45,7 @@ def special_data(rng, shape, dtype):
     """Random data of `dtype` with ties, and NaNs and signed zeros where the dtype has them."""
     a = random_array(rng, shape, dtype)
     if a.size and dtype.kind in "iu":
-        a.reshape(-1)[:: 3] = a.reshape(-1)[0]  # ties, for stability
+        a.reshape(-1)[::3] = a.reshape(-1)[0]  # ties, for stability
     if a.size and dtype.kind == "f":
         flat = a.reshape(-1)
         flat[rng.random(flat.size) < 0.1] = np.nan
@@ -101,7 +101,14 @@ def test_namespace_info():
     assert "cpu" in info.devices()
     assert info.default_dtypes()["indexing"] == np.int64
     assert set(info.dtypes(kind="integral")) == {
-        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
     }
     assert set(info.dtypes(kind="real floating")) >= {"float32", "float64"}
 
@@ -158,9 +165,7 @@ def test_sort_and_argsort(rng, backend, dtype, shape, descending):
             # -0.0 and 0.0 are ties: compare what the indices pick, NaNs as NaNs.
             assert_matches(np.take_along_axis(x, got, axis), np.take_along_axis(x, order, axis))
             got_zero = np.take_along_axis(x, got, axis) == 0
-            np.testing.assert_array_equal(
-                np.where(got_zero, 0, got), np.where(got_zero, 0, order)
-            )
+            np.testing.assert_array_equal(np.where(got_zero, 0, got), np.where(got_zero, 0, order))
         else:
             np.testing.assert_array_equal(got, order)
 
@@ -187,7 +192,9 @@ def test_searchsorted(rng, backend, dtype, side):
     assert_matches(get(got), np.searchsorted(hay, needles, side=side))
     sorter = rng.permutation(101)
     shuffled = hay[np.argsort(sorter)]
-    got = numcu.searchsorted(shuffled, needles, side=side, sorter=np.argsort(shuffled, kind="stable"))
+    got = numcu.searchsorted(
+        shuffled, needles, side=side, sorter=np.argsort(shuffled, kind="stable")
+    )
     assert_matches(got, np.searchsorted(hay, needles, side=side))
     with pytest.raises(ValueError, match="side"):
         numcu.searchsorted(hay, needles, side="middle")
@@ -199,7 +206,9 @@ def test_searchsorted(rng, backend, dtype, side):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("shape", [(0,), (1,), (200,), (6, 9)], ids=str)
-@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.int64, np.uint16, np.float16, np.float32, np.float64], ids=str)
+@pytest.mark.parametrize(
+    "dtype", [np.bool_, np.int8, np.int64, np.uint16, np.float16, np.float32, np.float64], ids=str
+)
 def test_unique(rng, backend, dtype, shape):
     dtype = np.dtype(dtype)
     x = special_data(rng, shape, dtype)
@@ -310,7 +319,11 @@ def test_advanced_indexing_of_device_arrays(rng, dtype):
         (np.array([1, 2]), np.array([0, 4])),
     ]
     for key in keys:
-        dkey = tuple(numcu.asarray(k) if isinstance(k, np.ndarray) else k for k in key) if isinstance(key, tuple) else numcu.asarray(key)
+        dkey = (
+            tuple(numcu.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+            if isinstance(key, tuple)
+            else numcu.asarray(key)
+        )
         got = d[dkey]
         assert isinstance(got, numcu.ndarray)
         assert_matches(got.get(), x[key])
@@ -431,7 +444,9 @@ MATMUL_SHAPES = [
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("shapes", MATMUL_SHAPES, ids=str)
-@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.bool_, np.float32, np.float64, np.complex64], ids=str)
+@pytest.mark.parametrize(
+    "dtype", [np.int32, np.uint8, np.bool_, np.float32, np.float64, np.complex64], ids=str
+)
 def test_matmul(rng, backend, dtype, shapes):
     a = random_array(rng, shapes[0], dtype)
     b = random_array(rng, shapes[1], dtype)
@@ -453,7 +468,9 @@ def test_matmul_layouts_on_the_gpu(rng, dtype):
         (a[:, :, :5], np.swapaxes(b, 1, 2)[:, :, :5].swapaxes(1, 2)[:, :5]),
     ]
     for x, y in views:
-        dx = numcu.asarray(np.ascontiguousarray(x)) if not x.flags.c_contiguous else numcu.asarray(x)
+        dx = (
+            numcu.asarray(np.ascontiguousarray(x)) if not x.flags.c_contiguous else numcu.asarray(x)
+        )
         got = numcu.asarray(dx) @ numcu.asarray(y)
         assert isinstance(got, numcu.ndarray)
         assert_matches(got.get(), np.matmul(x, y), rtol=1e-5)
@@ -502,7 +519,9 @@ def test_statistics(rng, backend, dtype):
             )
     r = numcu.cumulative_prod(d, axis=1, include_initial=True)
     check_type(r, backend)
-    expected = np.concatenate([np.ones((5, 1), np.cumprod(x, axis=1).dtype), np.cumprod(x, axis=1)], axis=1)
+    expected = np.concatenate(
+        [np.ones((5, 1), np.cumprod(x, axis=1).dtype), np.cumprod(x, axis=1)], axis=1
+    )
     assert_matches(get(r), expected, rtol=1e-4)
 
 
@@ -531,7 +550,9 @@ def test_real_imag_conj_round(rng, backend, dtype):
     x = random_array(rng, (7, 3), dtype)
     d = to_backend(x, backend)
     assert_matches(get(numcu.real(d)), np.real(x).copy())
-    assert_matches(get(numcu.imag(d)), np.imag(x).copy() if dtype == np.complex64 else np.zeros_like(x))
+    assert_matches(
+        get(numcu.imag(d)), np.imag(x).copy() if dtype == np.complex64 else np.zeros_like(x)
+    )
     assert_matches(get(numcu.conj(d)), np.conj(x))
     if dtype == np.float32:
         assert_matches(get(numcu.round(d)), np.round(x))

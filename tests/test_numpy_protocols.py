@@ -30,7 +30,9 @@ def host(r):
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-@pytest.mark.parametrize("ufunc", [np.add, np.multiply, np.maximum, np.less, np.arctan2, np.logical_xor])
+@pytest.mark.parametrize(
+    "ufunc", [np.add, np.multiply, np.maximum, np.less, np.arctan2, np.logical_xor]
+)
 def test_binary_ufuncs(rng, dtype, ufunc):
     if ufunc is np.arctan2 and np.dtype(dtype).kind != "f":
         pytest.skip("arctan2 of integers gives float64 in both; covered by the float cases")
@@ -82,7 +84,9 @@ def test_reduce_and_accumulate(rng, dtype):
                 np.asarray(np.maximum.reduce(a, axis=axis, keepdims=keepdims)),
             )
     assert_matches(host(np.add.accumulate(d, axis=1)), np.add.accumulate(a, axis=1), rtol=1e-5)
-    assert_matches(host(np.multiply.accumulate(d, axis=0)), np.multiply.accumulate(a, axis=0), rtol=1e-5)
+    assert_matches(
+        host(np.multiply.accumulate(d, axis=0)), np.multiply.accumulate(a, axis=0), rtol=1e-5
+    )
     out = dev(np.full((6, 3), 77, dtype))
     assert np.add.reduce(d, axis=0, out=out) is out
     assert_matches(out.get(), np.add.reduce(a, axis=0))
@@ -100,10 +104,14 @@ def test_reduction_functions(rng, dtype):
                 try:
                     assert_matches(np.asarray(host(got)), np.asarray(expected), rtol=1e-4)
                 except AssertionError as exc:
-                    raise AssertionError(f"{fn.__name__} axis={axis} keepdims={keepdims}: {exc}")
+                    raise AssertionError(
+                        f"{fn.__name__} axis={axis} keepdims={keepdims}: {exc}"
+                    ) from None
     for fn in (np.argmin, np.argmax, np.cumsum):
         for axis in (None, 1):
-            assert_matches(np.asarray(host(fn(d, axis=axis))), np.asarray(fn(a, axis=axis)), rtol=1e-5)
+            assert_matches(
+                np.asarray(host(fn(d, axis=axis))), np.asarray(fn(a, axis=axis)), rtol=1e-5
+            )
     out = dev(np.full((7, 3), np.nan))
     assert np.sum(d, axis=0, out=out, dtype=np.float64) is out
     assert_matches(out.get(), np.sum(a, axis=0, dtype=np.float64))
@@ -183,3 +191,47 @@ def test_mixed_numpy_and_device_operands_are_not_copied(rng):
         np.add(d, a)
     with pytest.raises((TypeError, ValueError)):
         np.concatenate([d, a])
+
+
+def test_like_creation_goes_to_the_gpu(rng):
+    d = dev(random_array(rng, (3,), np.float64))
+    host_data = random_array(rng, (2, 2), np.float32)
+    for r, expected in [
+        (np.asarray(host_data, like=d), host_data),
+        (np.array(host_data, like=d), host_data),
+        (np.zeros((2, 3), like=d), np.zeros((2, 3))),
+        (np.ones(4, dtype=np.int32, like=d), np.ones(4, dtype=np.int32)),
+        (np.full((2,), 7.5, like=d), np.full((2,), 7.5)),
+        (np.arange(5, like=d), np.arange(5)),
+        (np.eye(3, like=d), np.eye(3)),
+    ]:
+        assert_matches(host(r), expected)
+
+
+def test_more_functions(rng):
+    a = random_array(rng, (3, 4), np.float64)
+    b = random_array(rng, (3, 4), np.float64)
+    da, db = dev(a), dev(b)
+    assert_matches(host(np.vstack([da, db])), np.vstack([a, b]))
+    assert_matches(host(np.hstack([da, db])), np.hstack([a, b]))
+    assert_matches(host(np.swapaxes(da, 0, 1)), np.swapaxes(a, 0, 1))
+    assert_matches(host(np.atleast_3d(da)), np.atleast_3d(a))
+    assert_matches(host(np.argwhere(da > 0)), np.argwhere(a > 0))
+    assert_matches(host(np.flatnonzero(da > 0)), np.flatnonzero(a > 0))
+    out = dev(np.full((3, 4), np.nan))
+    np.copyto(out, da)
+    assert_matches(out.get(), a)
+
+
+def test_xarray_wraps_device_arrays(rng):
+    xr = pytest.importorskip("xarray")
+    a = random_array(rng, (4, 5), np.float64)
+    da = xr.DataArray(dev(a), dims=("x", "y"))
+    assert isinstance(da.data, numcu.ndarray)
+    r = (da * 2 + 1).mean("x")
+    assert isinstance(r.data, numcu.ndarray)
+    assert_matches(r.data.get(), (a * 2 + 1).mean(axis=0), rtol=1e-12)
+    s = da.sum("y")
+    assert_matches(s.data.get(), a.sum(axis=1), rtol=1e-12)
+    m = da.max()
+    assert_matches(np.asarray(m.data.get()), np.asarray(a.max()))
