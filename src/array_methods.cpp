@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "array_api.hpp"
 #include "elementwise_call.hpp"
 #include "execution.hpp"
 #include "intake.hpp"
@@ -260,7 +261,11 @@ py::object item(py::handle self, const char* what) {
 
 void bind_array_methods(py::class_<NdArray>& cls) {
   cls.def("__getitem__",
-          [](const NdArray& a, py::handle key) { return a.with_view(index_view(a.view(), key)); })
+          [](py::handle self, py::handle key) -> py::object {
+            if (py::object r = advanced_getitem(self, key)) return r;
+            const NdArray& a = self.cast<const NdArray&>();
+            return py::cast(a.with_view(index_view(a.view(), key)));
+          })
       .def("__setitem__",
            [](const NdArray& a, py::handle key, py::handle value) {
              cuda::DeviceRestore restore;  // see runtime.hpp

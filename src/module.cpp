@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "array_api.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "intake.hpp"
@@ -418,6 +419,7 @@ PYBIND11_MODULE(_core, m) {
 
   bind_transfer(m);
   bind_creation(m);
+  bind_array_api(m);
   bind_threads(m);
 
   m.def("build_info", &build_info,
