@@ -44,9 +44,10 @@ get_num_threads = _core.get_num_threads
 threading_info = _core.threading_info
 dtypes = _core.dtypes
 
-from . import _pickle, cuda  # noqa: E402
+from . import _methods, _pickle, cuda  # noqa: E402
 
 ndarray.__reduce__ = _pickle.reduce
+_methods.install(ndarray)
 
 # The Array API standard (2024.12): numcu's kernels of its own (sort, take, ...) and the
 # standard's names and compositions from _array_api.py. numcu.ndarray.__array_namespace__()

@@ -182,39 +182,14 @@ def _fill_dask_array_tables():
     dispatch.percentile_lookup.register(ndarray, percentile)
     dispatch.to_numpy_dispatch.register(ndarray, _to_numpy)
     dispatch.to_cupy_dispatch.register(ndarray, _to_cupy)
-    # numcu's own where it has them; otherwise NumPy's, which reach numcu through
-    # __array_function__ (the tables' default for any object).
-    if hasattr(numcu, "take"):
-        dispatch.take_lookup.register(ndarray, _take)
-    if hasattr(numcu, "tensordot"):
-        dispatch.tensordot_lookup.register(ndarray, _tensordot)
+    dispatch.take_lookup.register(ndarray, _take)
+    dispatch.tensordot_lookup.register(ndarray, _tensordot)
 
 
 def _concatenate(arrays, axis=0):
     import numcu
 
-    arrays = list(arrays)
-    concat = getattr(numcu, "concat", None)
-    if concat is not None:
-        return concat(arrays, axis=axis)
-    # Dask joins chunks of one array: one dtype, one device. Mixed input is refused by the
-    # assignment below (devices) or promoted as NumPy would (dtypes).
-    first = arrays[0]
-    if first.ndim == 0:
-        raise ValueError("numcu: zero-dimensional arrays cannot be concatenated")
-    axis = _normalize_axis(axis, first.ndim, "concatenate")
-    shape = list(first.shape)
-    shape[axis] = sum(a.shape[axis] for a in arrays)
-    dtype = np.result_type(*(a.dtype for a in arrays))
-    out = numcu.empty(tuple(shape), dtype, device=first.device)
-    lead = (slice(None),) * axis
-    at = 0
-    for a in arrays:
-        n = a.shape[axis]
-        if n:
-            out[(*lead, slice(at, at + n))] = a
-        at += n
-    return out
+    return numcu.concat(list(arrays), axis=axis)
 
 
 def _normalize_axis(axis, ndim, fname):

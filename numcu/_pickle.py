@@ -14,6 +14,7 @@ def rebuild(host):
     return _core.asarray(host)
 
 
-def reduce(x):
+def reduce(self):
+    """numcu.ndarray.__reduce__: rebuilt from its host copy."""
     # asnumpy waits for the array's queued work: pickling needs the bytes now.
-    return rebuild, (_core.asnumpy(x),)
+    return rebuild, (_core.asnumpy(self),)

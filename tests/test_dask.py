@@ -291,6 +291,23 @@ def test_numel_and_nannumel(rng, axis, keepdims):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("name", ["sum", "mean", "min", "max", "argmax", "std", "var", "prod"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_reduction_methods(rng, name, axis):
+    """NumPy's methods, which Dask's reductions call on chunks (std combines with .sum)."""
+    a = random_array(rng, (9, 13), np.float64)
+    x = numcu.asarray(a)
+    got = getattr(x, name)(axis=axis)
+    expected = getattr(a, name)(axis=axis)
+    got = got.get()[()] if isinstance(got, numcu.ndarray) and got.ndim == 0 else got
+    got = got.get() if isinstance(got, numcu.ndarray) else got
+    assert_matches(np.asarray(got), np.asarray(expected), rtol=1e-10)
+    if name in ("sum", "max"):
+        kept = getattr(x, name)(axis=axis, keepdims=True)
+        assert_matches(kept.get(), getattr(a, name)(axis=axis, keepdims=True), rtol=1e-10)
+
+
+@pytest.mark.gpu
 def test_sizeof_and_tokenize():
     from dask.sizeof import sizeof
 
