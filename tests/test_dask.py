@@ -272,6 +272,31 @@ def test_map_blocks_asnumpy_brings_it_home(rng, chunks_on):
     assert_matches(result, a + 1)
 
 
+def test_numcu_array_backend(rng):
+    """dask.array's creation functions under the "numcu" backend (the dask.array.backends entry
+    point): numcu chunks where there is a GPU, NumPy's without one."""
+    from importlib.metadata import entry_points
+
+    if not entry_points(group="dask.array.backends", name="numcu"):
+        pytest.skip("numcu's package metadata is not installed")
+    want = numcu.ndarray if numcu.cuda.is_available() else np.ndarray
+    backend = "numcu" if want is numcu.ndarray else "numpy"
+    with dask.config.set({"array.backend": "numcu"}):
+        made = {
+            "ones": (da.ones((10, 4), chunks=(3, 4), dtype=np.float32), np.ones((10, 4), "f4")),
+            "zeros": (da.zeros((7,), chunks=2, dtype=np.int16), np.zeros(7, np.int16)),
+            "full": (da.full((5, 3), 2.5, chunks=2), np.full((5, 3), 2.5)),
+            "arange": (da.arange(3, 40, 4, chunks=4), np.arange(3, 40, 4)),
+        }
+    for name, (x, expected) in made.items():
+        assert type(x._meta) is want, name
+        assert_matches(computed(x, backend), expected)
+    a = random_array(rng, (12, 5), np.float64)
+    moved = da.from_array(a, chunks=(5, 5)).to_backend("numcu")
+    assert type(moved._meta) is want
+    assert_matches(computed(moved, backend), a)
+
+
 # ---------------------------------------------------------------------------------------------
 # The registered functions themselves (device arrays)
 
