@@ -314,11 +314,9 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None, device=N
             return astype(x, x.dtype) if hasattr(x, "dtype") else _as_array(x)
         out[...] = x
         return out
-    res = _core.clip(x, lo, hi, out=out, device=device, stream=stream)
-    dtype = _dtype_of(x) if hasattr(x, "dtype") else None
-    if out is None and dtype is not None and res.dtype != dtype:
-        res = astype(res, dtype)
-    return res
+    # NumPy's promotion: with bounds of x's dtype or Python scalars (what the standard asks
+    # for) the result has x's dtype; other dtypes are left to the implementation.
+    return _core.clip(x, lo, hi, out=out, device=device, stream=stream)
 
 
 # ------------------------------------------------------------------------------------------------
