@@ -12,7 +12,7 @@ Dask finds it through the entry points in numcu's package metadata:
   ``empty``, ``full`` and ``arange`` build numcu chunks, and ``x.to_backend("numcu")`` moves a
   Dask array's chunks to the GPU.
 
-What is registered, once a numcu array first meets each dispatch table:
+What is registered (dask.array's tables the first time they meet a numcu array):
 
 - dask's tokens (a device array is never copied to compute one).
 - dask.array: ``concatenate`` (rechunk, reductions' combine steps, ``da.concatenate``'s
@@ -228,7 +228,7 @@ def _numel(x, **kwargs):
     for d in axes:
         count *= shape[d]
     if axis is None and not keepdims:
-        # Dask divides by it on the host side of the graph as NumPy would.
+        # A NumPy scalar, as Dask's own numel gives for a full reduction.
         return np.asarray(count, dtype=dtype)[()]
     if keepdims:
         out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape))
@@ -257,7 +257,7 @@ def _to_cupy(x, **kwargs):
 
 
 # ---------------------------------------------------------------------------------------------
-# distributed: the "cuda" and "dask" serialization families, and pickle.
+# distributed: the "cuda" and "dask" serialization families (pickling is numcu/_pickle.py's).
 
 
 class _DeviceBuffer:
