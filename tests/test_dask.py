@@ -437,6 +437,27 @@ def _worker_registration():
     return dask_serialize.dispatch(nc.ndarray) is nd.dask_serialize
 
 
+def _count_serializations():
+    from distributed.protocol.serialize import dask_serialize
+
+    import numcu as nc
+    import numcu._dask as nd
+
+    calls = nd.__dict__.setdefault("_test_calls", [])
+
+    def counting(x):
+        calls.append(x.nbytes)
+        return nd.dask_serialize(x)
+
+    dask_serialize.register(nc.ndarray, counting)
+
+
+def _serializations():
+    import numcu._dask as nd
+
+    return len(nd.__dict__.get("_test_calls", []))
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -458,6 +479,8 @@ def test_local_cluster(rng, processes):
         distributed.Client(cluster) as client,
     ):
         assert all(client.run(_worker_registration).values())
+        if processes and backend == "numcu":
+            client.run(_count_serializations)
         # Chunks made on the workers (the numcu ones on their GPU) and, for the graph-borne
         # input, pickled with it.
         x = da.from_array(a, chunks=(16, 12)).map_blocks(
@@ -486,3 +509,6 @@ def test_local_cluster(rng, processes):
         if processes:
             moved = client.run(lambda dask_worker: dask_worker.transfer_outgoing_count_total)
             assert sum(moved.values()) > 0, moved
+            if backend == "numcu":
+                # Device chunks sent by the workers went through numcu's serializer.
+                assert sum(client.run(_serializations).values()) > 0
