@@ -296,7 +296,7 @@ def nextafter(x1, x2, /):
     step = _core.where(up, 1, -1).astype(ity) if _is_device(a) else np.where(up, 1, -1).astype(ity)
     moved = _core.add(bits, step)
     tiny = _core.where(_core.signbit(b), np.iinfo(ity).min + 1, 1)
-    moved = _core.where(_core.equal(a, 0), tiny, moved)
+    moved = astype(_core.where(_core.equal(a, 0), tiny, moved), ity)
     out = (
         moved.view(dtype)
         if isinstance(moved, np.ndarray)

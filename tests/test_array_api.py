@@ -559,9 +559,10 @@ def test_real_imag_conj_round(rng, backend, dtype):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_nextafter(rng, backend):
-    x = random_array(rng, (20,), np.float64)
-    y = random_array(rng, (20,), np.float64)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=str)
+def test_nextafter(rng, backend, dtype):
+    x = random_array(rng, (20,), dtype)
+    y = random_array(rng, (20,), dtype)
     x[:3] = [0.0, -0.0, 1.0]
     y[:3] = [1.0, -1.0, 1.0]
     got = numcu.nextafter(to_backend(x, backend), to_backend(y, backend))
