@@ -567,3 +567,39 @@ def test_nextafter(rng, backend, dtype):
     y[:3] = [1.0, -1.0, 1.0]
     got = numcu.nextafter(to_backend(x, backend), to_backend(y, backend))
     assert_matches(get(got), np.nextafter(x, y), rtol=0)
+
+
+# --------------------------------------------------------------------------------------------
+# The standard's type promotion and special cases
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_type_promotion_table(backend):
+    standard = [dt for dt in DTYPES if dt != np.float16]
+    ones = {dt: to_backend(np.ones(3, dt), backend) for dt in standard}
+    wrong = []
+    for d1 in standard:
+        for d2 in standard:
+            expected = np.result_type(d1, d2)
+            if numcu.result_type(d1, d2) != expected:
+                wrong.append(f"result_type({d1}, {d2})")
+            if d1 != np.bool_ or d2 != np.bool_:
+                got = numcu.multiply(ones[d1], ones[d2]).dtype
+                if got != expected:
+                    wrong.append(f"multiply({d1}, {d2}) -> {got}, not {expected}")
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sort_special_values(backend):
+    x = np.array([np.nan, 1.0, -0.0, -np.inf, 0.0, np.inf, -1.0, np.nan], dtype=np.float64)
+    got = get(numcu.sort(to_backend(x, backend)))
+    np.testing.assert_array_equal(got[:6], [-np.inf, -1.0, 0.0, 0.0, 1.0, np.inf])
+    assert np.signbit(got[2]) and not np.signbit(got[3])  # -0 before +0
+    assert np.isnan(got[6:]).all()
+    got = get(numcu.sort(to_backend(x, backend), descending=True))
+    assert np.isnan(got[:2]).all()
+    np.testing.assert_array_equal(got[2:], [np.inf, 1.0, 0.0, 0.0, -1.0, -np.inf])
+    # argsort: -0 and +0 are ties (stable), NaNs last in their order
+    order = get(numcu.argsort(to_backend(x, backend)))
+    np.testing.assert_array_equal(order, [3, 6, 2, 4, 1, 5, 0, 7])
