@@ -86,8 +86,8 @@ void argsort_cpu(const SortParams& p, const void* in, std::int64_t* indices) {
   });
 }
 
-void unique_sort_cpu(DType dtype, std::int64_t n, const void* in, bool nan_distinct, std::int64_t* perm,
-                     std::int64_t* pos) {
+void unique_sort_cpu(DType dtype, std::int64_t n, const void* in, bool nan_distinct,
+                     std::int64_t* perm, std::int64_t* pos) {
   with_key_type(dtype, [&](auto tag) {
     using U = decltype(tag);
     std::vector<std::pair<U, std::int64_t>> items(static_cast<std::size_t>(n));
