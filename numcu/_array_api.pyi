@@ -158,13 +158,11 @@ def _as_array(x, like = None):
     """
     `x` as an array: arrays as they are, anything else on `like`'s side.
     """
-def _atleast(arrays, n):
+def _atleast(arrays, n, always_list = False):
     ...
 def _axes(axis, ndim, fname):
     ...
 def _contiguous_strides(shape, itemsize):
-    ...
-def _current_device():
     ...
 def _device_arg(x):
     """
@@ -305,6 +303,7 @@ def vecdot(x1, x2, *, axis = -1):
 NAMESPACE: list[str] = ['__array_api_version__', '__array_namespace_info__', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'real', 'imag', 'conj', 'round', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'concat', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose']
 _ACCUMULATE: dict = {'add': 'cumsum', 'multiply': 'cumprod'}
 _ALIASES: dict = {'abs': 'absolute', 'acos': 'arccos', 'acosh': 'arccosh', 'asin': 'arcsin', 'asinh': 'arcsinh', 'atan': 'arctan', 'atan2': 'arctan2', 'atanh': 'arctanh', 'bitwise_invert': 'invert', 'bitwise_left_shift': 'left_shift', 'bitwise_right_shift': 'right_shift', 'pow': 'power'}
+_CREATION: set = set()
 _FUNCTIONS = None
 _OPERAND_TYPES: tuple = (int, float, complex, bool, numpy.ndarray, numpy.generic)
 _REDUCE: dict = {'add': 'sum', 'multiply': 'prod', 'maximum': 'max', 'minimum': 'min', 'logical_and': 'all', 'logical_or': 'any', 'fmax': 'nanmax', 'fmin': 'nanmin'}
