@@ -206,17 +206,20 @@ py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool 
   const Exec& ex = call.place();
   const ArrayView in = flat(dense(call, call.prepare(x, dt)));
   const std::int64_t n = in.size();
-  const ArrayView perm = call.scratch_view(DType::int64, 1, &n, nullptr);
+  // Positions only where indices or inverse need them; else a sort of the elements alone.
+  const bool positions = want_indices || want_inverse;
+  const ArrayView perm = call.scratch_view(positions ? DType::int64 : dt, 1, &n, nullptr);
   const ArrayView pos = call.scratch_view(DType::int64, 1, &n, nullptr);
-  auto* perm_p = reinterpret_cast<std::int64_t*>(perm.data);
+  auto* perm_p = positions ? reinterpret_cast<std::int64_t*>(perm.data) : nullptr;
+  void* sorted = positions ? nullptr : perm.data;
   auto* pos_p = reinterpret_cast<std::int64_t*>(pos.data);
   std::int64_t count = 0;
   {
     py::gil_scoped_release release;
     if (ex.gpu) {
-      unique_sort_cuda(dt, n, in.data, nan_distinct, perm_p, pos_p, ex.stream);
+      unique_sort_cuda(dt, n, in.data, nan_distinct, perm_p, sorted, pos_p, ex.stream);
     } else {
-      unique_sort_cpu(dt, n, in.data, nan_distinct, perm_p, pos_p);
+      unique_sort_cpu(dt, n, in.data, nan_distinct, perm_p, sorted, pos_p);
     }
     count = read_last(ex, pos_p, n);
   }
@@ -244,9 +247,9 @@ py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool 
   {
     py::gil_scoped_release release;
     if (ex.gpu) {
-      unique_fill_cuda(dt, n, count, in.data, perm_p, pos_p, out, ex.stream);
+      unique_fill_cuda(dt, n, count, in.data, perm_p, sorted, pos_p, out, ex.stream);
     } else {
-      unique_fill_cpu(dt, n, count, in.data, perm_p, pos_p, out);
+      unique_fill_cpu(dt, n, count, in.data, perm_p, sorted, pos_p, out);
     }
     results.finish();
   }

@@ -241,15 +241,18 @@ __global__ void run_starts_kernel(const U* keys, std::int64_t n, U nan_key, bool
   }
 }
 
+// perm null: the values come from the sorted elements, and neither indices nor inverse is
+// asked for.
 template <class L>
 __global__ void unique_fill_kernel(std::int64_t n, const L* in, const std::int64_t* perm,
-                                   const std::int64_t* pos, L* values, std::int64_t* indices,
-                                   std::int64_t* inverse, std::int64_t* starts) {
+                                   const L* sorted, const std::int64_t* pos, L* values,
+                                   std::int64_t* indices, std::int64_t* inverse,
+                                   std::int64_t* starts) {
   NUMCU_GRID_STRIDE(i, n) {
     const std::int64_t s = pos[i] - 1;
     if (i == 0 || pos[i] != pos[i - 1]) {
       if (starts != nullptr) starts[s] = i;
-      if (values != nullptr) values[s] = in[perm[i]];
+      if (values != nullptr) values[s] = perm != nullptr ? in[perm[i]] : sorted[i];
       if (indices != nullptr) indices[s] = perm[i];
     }
     if (inverse != nullptr) inverse[perm[i]] = s;
@@ -297,7 +300,7 @@ void argsort_cuda(const SortParams& p, const void* in, std::int64_t* indices, St
 }
 
 void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_distinct,
-                      std::int64_t* perm, std::int64_t* pos, Stream stream) {
+                      std::int64_t* perm, void* sorted, std::int64_t* pos, Stream stream) {
   if (n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
   const KeyFormat f{dtype_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
@@ -306,14 +309,22 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
     using L = decltype(load_tag);
     auto run = [&](auto key_tag) {
       using U = decltype(key_tag);
-      Buffer keys(n * sizeof(U), s), sorted(n * sizeof(U), s), order(n * 8, s);
-      make_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, U(0), n, n, -1,
-                                                     keys.as<U>(), order.as<std::uint64_t>(),
-                                                     false);
+      Buffer keys(n * sizeof(U), s), sorted_keys(n * sizeof(U), s);
+      Buffer order(perm != nullptr ? n * 8 : 0, s);
+      make_keys_kernel<L, U>
+          <<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, U(0), n, n, -1, keys.as<U>(),
+                                   perm != nullptr ? order.as<std::uint64_t>() : nullptr, false);
       check_launch_error("unique key kernel launch");
-      radix_pairs<U>(keys.as<U>(), sorted.as<U>(), order.as<std::uint64_t>(),
-                     reinterpret_cast<std::uint64_t*>(perm), n, f.bits, s);
-      run_starts_kernel<U><<<grid, kBlock, 0, s>>>(sorted.as<U>(), n, low_mask<U>(f.bits),
+      if (perm != nullptr) {
+        radix_pairs<U>(keys.as<U>(), sorted_keys.as<U>(), order.as<std::uint64_t>(),
+                       reinterpret_cast<std::uint64_t*>(perm), n, f.bits, s);
+      } else {
+        radix_keys<U>(keys.as<U>(), sorted_keys.as<U>(), n, f.bits, s);
+        values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
+            sorted_keys.as<U>(), f, low_mask<U>(f.bits), U(0), n, static_cast<L*>(sorted));
+        check_launch_error("unique value kernel launch");
+      }
+      run_starts_kernel<U><<<grid, kBlock, 0, s>>>(sorted_keys.as<U>(), n, low_mask<U>(f.bits),
                                                    nan_distinct && f.kind == 'f', pos);
       check_launch_error("unique flag kernel launch");
       running_sum(pos, n, s);
@@ -327,17 +338,17 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
 }
 
 void unique_fill_cuda(DType dtype, std::int64_t n, std::int64_t count, const void* in,
-                      const std::int64_t* perm, const std::int64_t* pos, const UniqueOutputs& out,
-                      Stream stream) {
+                      const std::int64_t* perm, const void* sorted, const std::int64_t* pos,
+                      const UniqueOutputs& out, Stream stream) {
   if (n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
   Buffer starts(out.counts != nullptr ? count * 8 : 0, s);
   std::int64_t* starts_ptr = out.counts != nullptr ? starts.as<std::int64_t>() : nullptr;
   auto launch = [&](auto tag) {
     using L = decltype(tag);
-    unique_fill_kernel<L><<<grid_for(n), kBlock, 0, s>>>(n, static_cast<const L*>(in), perm, pos,
-                                                         static_cast<L*>(out.values), out.indices,
-                                                         out.inverse, starts_ptr);
+    unique_fill_kernel<L><<<grid_for(n), kBlock, 0, s>>>(
+        n, static_cast<const L*>(in), perm, static_cast<const L*>(sorted), pos,
+        static_cast<L*>(out.values), out.indices, out.inverse, starts_ptr);
   };
   switch (itemsize(dtype)) {
     case 1:
