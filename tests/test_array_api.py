@@ -93,6 +93,13 @@ def test_every_required_name_exists():
     assert not missing, f"numcu lacks the standard's {missing}"
 
 
+def test_ndarray_has_the_protocol_methods():
+    # ndarray.cpp's `__array_ufunc__ = None` is replaced when the Array API methods are bound.
+    for name in ("__array_ufunc__", "__array_function__", "__array_namespace__", "to_device"):
+        assert callable(getattr(numcu.ndarray, name, None)), name
+    assert isinstance(numcu.ndarray.mT, property) or hasattr(numcu.ndarray, "mT")
+
+
 def test_namespace_info():
     info = numcu.__array_namespace_info__()
     assert numcu.__array_api_version__ == "2024.12"
