@@ -613,3 +613,31 @@ def test_sort_special_values(backend):
     # argsort: -0 and +0 are ties (stable), NaNs last in their order
     order = get(numcu.argsort(to_backend(x, backend)))
     np.testing.assert_array_equal(order, [3, 6, 2, 4, 1, 5, 0, 7])
+
+
+def test_bad_inputs_raise_clear_errors():
+    x = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        numcu.searchsorted(x, 1.0)
+    with pytest.raises(ValueError, match="dimensions"):
+        numcu.take_along_axis(x, np.zeros(3, np.int64), axis=0)
+    with pytest.raises(ValueError, match="broadcast"):
+        numcu.take_along_axis(x, np.zeros((2, 4), np.int64), axis=1)
+    with pytest.raises(ValueError, match="matmul"):
+        numcu.matmul(x, x)
+    with pytest.raises(ValueError, match="matmul"):
+        numcu.matmul(x, np.float64(2.0))
+    with pytest.raises(ValueError, match="concat"):
+        numcu.concat([x, x[:, :2]], axis=0)
+    with pytest.raises(ValueError, match="squeeze"):
+        numcu.squeeze(x, axis=0)
+    with pytest.raises(np.exceptions.AxisError):
+        numcu.expand_dims(x, axis=3)
+    with pytest.raises(ValueError, match="matrix_transpose"):
+        numcu.matrix_transpose(np.arange(3.0))
+    with pytest.raises(ValueError, match="cumulative_sum"):
+        numcu.cumulative_sum(x)  # axis is required above one dimension
+    with pytest.raises(TypeError, match="complex"):
+        numcu.unique_values(np.ones(3, np.complex128))
+    with pytest.raises(TypeError, match="complex"):
+        numcu.argsort(np.ones(3, np.complex64))
