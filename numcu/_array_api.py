@@ -296,7 +296,7 @@ def nextafter(x1, x2, /):
     step = _core.where(up, 1, -1).astype(ity) if _is_device(a) else np.where(up, 1, -1).astype(ity)
     moved = _core.add(bits, step)
     tiny = _core.where(_core.signbit(b), np.iinfo(ity).min + 1, 1)
-    moved = _core.where(_core.equal(a, 0), tiny, moved)
+    moved = astype(_core.where(_core.equal(a, 0), tiny, moved), ity)
     out = (
         moved.view(dtype)
         if isinstance(moved, np.ndarray)
@@ -912,8 +912,21 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     dtype = kwargs.pop("dtype", None)
     if method == "__call__":
         fn = _ufunc_impl(ufunc.__name__)
-        if fn is None or kwargs or dtype is not None:
+        if fn is None or kwargs or (dtype is not None and ufunc.__name__ in _UFUNC_EXTRA):
             return NotImplemented
+        if dtype is not None:
+            # NumPy's dtype= picks the loop: the inputs are cast to it, as NumPy's casting rule
+            # allows.
+            dtype = np.dtype(dtype)
+            for x in inputs:
+                if hasattr(x, "dtype") and not np.can_cast(x.dtype, dtype, "same_kind"):
+                    raise TypeError(
+                        f"numcu.{ufunc.__name__}: cannot cast input of dtype {x.dtype} to "
+                        f"{dtype} with casting='same_kind'"
+                    )
+            inputs = tuple(
+                x.astype(dtype) if hasattr(x, "dtype") and x.dtype != dtype else x for x in inputs
+            )
         if ufunc.__name__ in _UFUNC_EXTRA:
             res = fn(*inputs)
             if out is None:
@@ -1222,7 +1235,7 @@ def _numpy_functions():
         np.argmin: arg("argmin"),
         np.argmax: arg("argmax"),
         np.count_nonzero: lambda a, axis=None, *, keepdims=False: numcu.count_nonzero(
-            a, axis, keepdims
+            a, axis, keepdims=keepdims
         ),
         np.cumsum: scan("cumsum"),
         np.cumprod: scan("cumprod"),

@@ -206,17 +206,20 @@ py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool 
   const Exec& ex = call.place();
   const ArrayView in = flat(dense(call, call.prepare(x, dt)));
   const std::int64_t n = in.size();
-  const ArrayView perm = call.scratch_view(DType::int64, 1, &n, nullptr);
+  // Positions only where indices or inverse need them; else a sort of the elements alone.
+  const bool positions = want_indices || want_inverse;
+  const ArrayView perm = call.scratch_view(positions ? DType::int64 : dt, 1, &n, nullptr);
   const ArrayView pos = call.scratch_view(DType::int64, 1, &n, nullptr);
-  auto* perm_p = reinterpret_cast<std::int64_t*>(perm.data);
+  auto* perm_p = positions ? reinterpret_cast<std::int64_t*>(perm.data) : nullptr;
+  void* sorted = positions ? nullptr : perm.data;
   auto* pos_p = reinterpret_cast<std::int64_t*>(pos.data);
   std::int64_t count = 0;
   {
     py::gil_scoped_release release;
     if (ex.gpu) {
-      unique_sort_cuda(dt, n, in.data, nan_distinct, perm_p, pos_p, ex.stream);
+      unique_sort_cuda(dt, n, in.data, nan_distinct, perm_p, sorted, pos_p, ex.stream);
     } else {
-      unique_sort_cpu(dt, n, in.data, nan_distinct, perm_p, pos_p);
+      unique_sort_cpu(dt, n, in.data, nan_distinct, perm_p, sorted, pos_p);
     }
     count = read_last(ex, pos_p, n);
   }
@@ -233,8 +236,8 @@ py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool 
     slot[1] = made++;
   }
   if (want_inverse) {
-    out.inverse = reinterpret_cast<std::int64_t*>(
-        results.add(DType::int64, x.view.ndim, x.view.shape).data);
+    out.inverse =
+        reinterpret_cast<std::int64_t*>(results.add(DType::int64, x.view.ndim, x.view.shape).data);
     slot[2] = made++;
   }
   if (want_counts) {
@@ -244,9 +247,9 @@ py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool 
   {
     py::gil_scoped_release release;
     if (ex.gpu) {
-      unique_fill_cuda(dt, n, count, in.data, perm_p, pos_p, out, ex.stream);
+      unique_fill_cuda(dt, n, count, in.data, perm_p, sorted, pos_p, out, ex.stream);
     } else {
-      unique_fill_cpu(dt, n, count, in.data, perm_p, pos_p, out);
+      unique_fill_cpu(dt, n, count, in.data, perm_p, sorted, pos_p, out);
     }
     results.finish();
   }
@@ -548,8 +551,8 @@ py::object matmul_call(py::handle a_obj, py::handle b_obj, const DeviceRequest& 
 
 // A view of numcu.ndarray `a` with another shape, strides (bytes), byte offset and dtype, inside
 // the bytes `a` spans (numcu/_array_api.py's broadcast_to, real, imag, diagonals).
-NdArray view_of(const NdArray& a, py::handle shape_obj, py::handle strides_obj,
-                std::int64_t offset, py::handle dtype_obj) {
+NdArray view_of(const NdArray& a, py::handle shape_obj, py::handle strides_obj, std::int64_t offset,
+                py::handle dtype_obj) {
   const char* fname = "numcu._view";
   const ArrayView& v = a.view();
   ArrayView r = v;
@@ -565,16 +568,15 @@ NdArray view_of(const NdArray& a, py::handle shape_obj, py::handle strides_obj,
   for (auto e : shape) {
     if (e < 0) throw_value_error(std::string(fname) + ": negative extent");
   }
-  if (r.size() > 0 && (v.size() == 0 || offset + inner.lo < outer.lo || offset + inner.hi > outer.hi)) {
+  if (r.size() > 0 &&
+      (v.size() == 0 || offset + inner.lo < outer.lo || offset + inner.hi > outer.hi)) {
     throw_value_error(std::string(fname) + ": the view reaches outside the array");
   }
   return a.with_view(r);
 }
 
 // The protocol methods: numcu/_array_api.py does the work.
-py::object glue(const char* name) {
-  return py::module_::import("numcu._array_api").attr(name);
-}
+py::object glue(const char* name) { return py::module_::import("numcu._array_api").attr(name); }
 
 }  // namespace
 
@@ -631,13 +633,13 @@ void bind_array_api(py::module_& m) {
           .c_str());
   m.def(
       "_unique",
-      [req](py::handle x, bool values, bool indices, bool inverse, bool counts,
-            bool nan_distinct, py::handle device, py::handle stream) {
+      [req](py::handle x, bool values, bool indices, bool inverse, bool counts, bool nan_distinct,
+            py::handle device, py::handle stream) {
         return unique_call(x, values, indices, inverse, counts, nan_distinct,
                            req(device, stream, "numcu.unique"));
       },
-      py::arg("x"), py::arg("values"), py::arg("indices"), py::arg("inverse"),
-      py::arg("counts"), py::arg("nan_distinct") = true, py::arg("device") = py::none(),
+      py::arg("x"), py::arg("values"), py::arg("indices"), py::arg("inverse"), py::arg("counts"),
+      py::arg("nan_distinct") = true, py::arg("device") = py::none(),
       py::arg("stream") = py::none(),
       "(values, indices, inverse, counts) of x's distinct elements, None where not asked for. "
       "On the GPU this waits for the number of distinct elements.");
@@ -672,9 +674,8 @@ void bind_array_api(py::module_& m) {
             py::handle stream) {
         return gather_call(GatherKind::take, x, indices, axis, req(device, stream, "numcu.take"));
       },
-      py::arg("x"), py::arg("indices"), py::pos_only(), py::kw_only(),
-      py::arg("axis") = py::none(), py::arg("device") = py::none(),
-      py::arg("stream") = py::none(),
+      py::arg("x"), py::arg("indices"), py::pos_only(), py::kw_only(), py::arg("axis") = py::none(),
+      py::arg("device") = py::none(), py::arg("stream") = py::none(),
       (std::string("Elements of `x` at `indices` (integers, negative ones count from the end) "
                    "along `axis` (None: of the flattened array). Out-of-bounds indices raise "
                    "IndexError on the CPU; on the GPU, which the host does not wait for, they "
@@ -725,7 +726,9 @@ void bind_array_api(py::module_& m) {
   c.def(
        "__array_ufunc__",
        [](py::object self, py::object ufunc, py::object method, py::args inputs,
-          py::kwargs kwargs) { return glue("array_ufunc")(self, ufunc, method, *inputs, **kwargs); },
+          py::kwargs kwargs) {
+         return glue("array_ufunc")(self, ufunc, method, *inputs, **kwargs);
+       },
        "NumPy ufuncs on numcu arrays run numcu's function (NotImplemented where numcu has none).")
       .def(
           "__array_function__",
@@ -734,9 +737,7 @@ void bind_array_api(py::module_& m) {
           "NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none).")
       .def(
           "__array_namespace__",
-          [](py::object, py::object api_version) {
-            return glue("array_namespace")(api_version);
-          },
+          [](py::object, py::object api_version) { return glue("array_namespace")(api_version); },
           py::kw_only(), py::arg("api_version") = py::none(),
           "The numcu module, which follows the Array API standard (2024.12).")
       .def(
@@ -754,9 +755,7 @@ void bind_array_api(py::module_& m) {
       .def("__rmatmul__",
            [](py::object self, py::object other) { return glue("matmul_operator")(other, self); })
       .def("__imatmul__",
-           [](py::object self, py::object other) {
-             return glue("matmul_inplace")(self, other);
-           })
+           [](py::object self, py::object other) { return glue("matmul_inplace")(self, other); })
       .def("__index__", [](py::object self) { return glue("index")(self); });
 }
 

@@ -54,7 +54,8 @@ Gemm gemm_plan(const char* fname, const ArrayView& A0, const ArrayView& B0, cons
   g.n = C.shape[nd - 1];
   g.k = A0.shape[nd - 1];
   if (g.m > INT32_MAX || g.n > INT32_MAX || g.k > INT32_MAX) {
-    throw_value_error(std::string(fname) + ": matrices with a dimension of 2**31 or more are "
+    throw_value_error(std::string(fname) +
+                      ": matrices with a dimension of 2**31 or more are "
                       "not supported on the GPU");
   }
   auto fits = [&](const ArrayView& v, std::int64_t rows, std::int64_t cols, bool* trans,
@@ -160,7 +161,8 @@ std::string cublas_path() {
   void* h = open_first(candidates, &found);
   if (h == nullptr) {
     throw std::runtime_error(
-        "numcu.matmul: cuBLAS (" + name + ") was not found; floating-point matrix products on "
+        "numcu.matmul: cuBLAS (" + name +
+        ") was not found; floating-point matrix products on "
         "the GPU need it: install the CUDA toolkit's cuBLAS or NVIDIA's wheel (pip install "
         "nvidia-cublas), or set NUMCU_CUBLAS to the library's path");
   }
@@ -181,9 +183,9 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
   std::lock_guard<std::mutex> guard(lib.lock);
   auto check = [&](cublasStatus_t st, const char* what) {
     if (st != CUBLAS_STATUS_SUCCESS) {
-      throw Error(st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorKind::out_of_memory
-                                                   : ErrorKind::cuda_error,
-                  std::string(fname) + ": " + what + " failed: " + lib.status(st));
+      throw Error(
+          st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorKind::out_of_memory : ErrorKind::cuda_error,
+          std::string(fname) + ": " + what + " failed: " + lib.status(st));
     }
   };
   if (device < 0 || device >= 64) throw_value_error(std::string(fname) + ": device index");

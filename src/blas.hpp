@@ -19,7 +19,7 @@ struct Gemm {
   // In cuBLAS's column-major terms, C^T = B^T A^T: operand one is B, operand two is A.
   bool trans_b = false, trans_a = false;
   std::int64_t ldb = 1, lda = 1;
-  std::int64_t batch = 1;           // matrices per call
+  std::int64_t batch = 1;                   // matrices per call
   std::int64_t stride_a = 0, stride_b = 0;  // elements between them
   const char* a = nullptr;
   const char* b = nullptr;

@@ -93,6 +93,13 @@ def test_every_required_name_exists():
     assert not missing, f"numcu lacks the standard's {missing}"
 
 
+def test_ndarray_has_the_protocol_methods():
+    # ndarray.cpp's `__array_ufunc__ = None` is replaced when the Array API methods are bound.
+    for name in ("__array_ufunc__", "__array_function__", "__array_namespace__", "to_device"):
+        assert callable(getattr(numcu.ndarray, name, None)), name
+    assert isinstance(numcu.ndarray.mT, property) or hasattr(numcu.ndarray, "mT")
+
+
 def test_namespace_info():
     info = numcu.__array_namespace_info__()
     assert numcu.__array_api_version__ == "2024.12"
@@ -461,20 +468,23 @@ def test_matmul(rng, backend, dtype, shapes):
 def test_matmul_layouts_on_the_gpu(rng, dtype):
     a = random_array(rng, (3, 6, 8), dtype)
     b = random_array(rng, (3, 8, 5), dtype)
-    views = [
-        (a, b),
-        (np.swapaxes(a, 1, 2).copy().swapaxes(1, 2), b),  # column-major matrices
-        (a[:, ::2], b[:, :, ::-1]),  # strided, negative strides
-        (a[:, :, :5], np.swapaxes(b, 1, 2)[:, :, :5].swapaxes(1, 2)[:, :5]),
+    da, db = numcu.asarray(a), numcu.asarray(b)
+    # Column-major matrices: a transposed view of a dense (3, 8, 6) array.
+    fa = numcu.asarray(np.swapaxes(a, 1, 2).copy()).transpose((0, 2, 1))
+    cases = [
+        (da, db, a, b),
+        (fa, db, a, b),
+        (da[:, ::2], db[:, :, ::-1], a[:, ::2], b[:, :, ::-1]),  # strided, negative strides
+        (da[:, :, :5], db[:, :5], a[:, :, :5], b[:, :5]),  # offsets, padded rows
+        (da, db[0], a, b[0]),  # a broadcast batch
+        (da[0], db.transpose((0, 2, 1))[1].transpose(), a[0], b[1]),
     ]
-    for x, y in views:
-        dx = (
-            numcu.asarray(np.ascontiguousarray(x)) if not x.flags.c_contiguous else numcu.asarray(x)
-        )
-        got = numcu.asarray(dx) @ numcu.asarray(y)
+    for x, y, hx, hy in cases:
+        got = x @ y
         assert isinstance(got, numcu.ndarray)
-        assert_matches(got.get(), np.matmul(x, y), rtol=1e-5)
-    assert "cublas" in numcu._core._cublas_path().lower()
+        assert_matches(got.get(), np.matmul(hx, hy), rtol=1e-5)
+    if dtype != np.int64:
+        assert "cublas" in numcu._core._cublas_path().lower()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -559,10 +569,75 @@ def test_real_imag_conj_round(rng, backend, dtype):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_nextafter(rng, backend):
-    x = random_array(rng, (20,), np.float64)
-    y = random_array(rng, (20,), np.float64)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=str)
+def test_nextafter(rng, backend, dtype):
+    x = random_array(rng, (20,), dtype)
+    y = random_array(rng, (20,), dtype)
     x[:3] = [0.0, -0.0, 1.0]
     y[:3] = [1.0, -1.0, 1.0]
     got = numcu.nextafter(to_backend(x, backend), to_backend(y, backend))
     assert_matches(get(got), np.nextafter(x, y), rtol=0)
+
+
+# --------------------------------------------------------------------------------------------
+# The standard's type promotion and special cases
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_type_promotion_table(backend):
+    standard = [dt for dt in DTYPES if dt != np.float16]
+    ones = {dt: to_backend(np.ones(3, dt), backend) for dt in standard}
+    wrong = []
+    for d1 in standard:
+        for d2 in standard:
+            expected = np.result_type(d1, d2)
+            if numcu.result_type(d1, d2) != expected:
+                wrong.append(f"result_type({d1}, {d2})")
+            if d1 != np.bool_ or d2 != np.bool_:
+                got = numcu.multiply(ones[d1], ones[d2]).dtype
+                if got != expected:
+                    wrong.append(f"multiply({d1}, {d2}) -> {got}, not {expected}")
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sort_special_values(backend):
+    x = np.array([np.nan, 1.0, -0.0, -np.inf, 0.0, np.inf, -1.0, np.nan], dtype=np.float64)
+    got = get(numcu.sort(to_backend(x, backend)))
+    np.testing.assert_array_equal(got[:6], [-np.inf, -1.0, 0.0, 0.0, 1.0, np.inf])
+    assert np.signbit(got[2]) and not np.signbit(got[3])  # -0 before +0
+    assert np.isnan(got[6:]).all()
+    got = get(numcu.sort(to_backend(x, backend), descending=True))
+    assert np.isnan(got[:2]).all()
+    np.testing.assert_array_equal(got[2:], [np.inf, 1.0, 0.0, 0.0, -1.0, -np.inf])
+    # argsort: -0 and +0 are ties (stable), NaNs last in their order
+    order = get(numcu.argsort(to_backend(x, backend)))
+    np.testing.assert_array_equal(order, [3, 6, 2, 4, 1, 5, 0, 7])
+
+
+def test_bad_inputs_raise_clear_errors():
+    x = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        numcu.searchsorted(x, 1.0)
+    with pytest.raises(ValueError, match="dimensions"):
+        numcu.take_along_axis(x, np.zeros(3, np.int64), axis=0)
+    with pytest.raises(ValueError, match="broadcast"):
+        numcu.take_along_axis(x, np.zeros((2, 4), np.int64), axis=1)
+    with pytest.raises(ValueError, match="matmul"):
+        numcu.matmul(x, x)
+    with pytest.raises(ValueError, match="matmul"):
+        numcu.matmul(x, np.float64(2.0))
+    with pytest.raises(ValueError, match="concat"):
+        numcu.concat([x, x[:, :2]], axis=0)
+    with pytest.raises(ValueError, match="squeeze"):
+        numcu.squeeze(x, axis=0)
+    with pytest.raises(np.exceptions.AxisError):
+        numcu.expand_dims(x, axis=3)
+    with pytest.raises(ValueError, match="matrix_transpose"):
+        numcu.matrix_transpose(np.arange(3.0))
+    with pytest.raises(ValueError, match="cumulative_sum"):
+        numcu.cumulative_sum(x)  # axis is required above one dimension
+    with pytest.raises(TypeError, match="complex"):
+        numcu.unique_values(np.ones(3, np.complex128))
+    with pytest.raises(TypeError, match="complex"):
+        numcu.argsort(np.ones(3, np.complex64))

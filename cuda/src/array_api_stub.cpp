@@ -15,12 +15,12 @@ namespace {
 
 void sort_cuda(const SortParams&, const void*, void*, Stream) { unavailable(); }
 void argsort_cuda(const SortParams&, const void*, std::int64_t*, Stream) { unavailable(); }
-void unique_sort_cuda(DType, std::int64_t, const void*, bool, std::int64_t*, std::int64_t*,
+void unique_sort_cuda(DType, std::int64_t, const void*, bool, std::int64_t*, void*, std::int64_t*,
                       Stream) {
   unavailable();
 }
 void unique_fill_cuda(DType, std::int64_t, std::int64_t, const void*, const std::int64_t*,
-                      const std::int64_t*, const UniqueOutputs&, Stream) {
+                      const void*, const std::int64_t*, const UniqueOutputs&, Stream) {
   unavailable();
 }
 void searchsorted_cuda(DType, std::int64_t, const void*, std::int64_t, const void*, bool,

@@ -1,5 +1,6 @@
 // Gathers, non-zero positions and exact (integer and bool) matrix products on the GPU.
 #include <algorithm>
+#include <type_traits>
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/indexing.hpp"
@@ -21,8 +22,8 @@ struct alignas(8) Bytes16 {
 // would need a synchronisation), and no memory outside x is read.
 template <class E>
 __global__ void gather_kernel(const GatherPlan p) {
-  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       e < p.n; e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < p.n;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     std::int64_t rest = e;
     std::int64_t offset = 0;
     std::int64_t at[kMaxIndexArrays] = {};
@@ -33,8 +34,8 @@ __global__ void gather_kernel(const GatherPlan p) {
       for (int j = 0; j < p.arrays; ++j) at[j] += o * p.index_strides[j][d];
     }
     for (int j = 0; j < p.arrays; ++j) {
-      std::int64_t i = *reinterpret_cast<const std::int64_t*>(
-          reinterpret_cast<const char*>(p.index[j]) + at[j]);
+      std::int64_t i =
+          *reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(p.index[j]) + at[j]);
       if (i < 0) i += p.extent[j];
       i = i < 0 ? 0 : (i >= p.extent[j] ? p.extent[j] - 1 : i);
       offset += i * p.axis_strides[j];
@@ -80,10 +81,11 @@ __global__ void matmul_exact_kernel(const MatmulPlan p) {
       if constexpr (std::is_same_v<T, bool>) {
         acc = acc || (as[threadIdx.y][kk] && bs[kk][threadIdx.x]);
       } else {
-        // Unsigned arithmetic wraps as NumPy's integers do, without undefined behaviour.
-        using W = std::make_unsigned_t<T>;
-        acc = static_cast<T>(static_cast<W>(acc) +
-                             static_cast<W>(as[threadIdx.y][kk]) * static_cast<W>(bs[kk][threadIdx.x]));
+        // Unsigned arithmetic wraps as NumPy's integers do, without undefined behaviour; at
+        // least 32 bits wide, since narrower unsigned types promote to (signed) int.
+        using W = std::conditional_t<(sizeof(T) < 4), std::uint32_t, std::make_unsigned_t<T>>;
+        acc = static_cast<T>(static_cast<W>(acc) + static_cast<W>(as[threadIdx.y][kk]) *
+                                                       static_cast<W>(bs[kk][threadIdx.x]));
       }
     }
     __syncthreads();
@@ -128,12 +130,12 @@ void nonzero_cuda(const NonzeroPlan& p, const bool* mask, const std::int64_t* po
 void matmul_exact_cuda(DType dtype, const MatmulPlan& p, Stream stream) {
   if (p.batch == 0 || p.m == 0 || p.n == 0) return;
   if (p.batch > 65535 || (p.m + kTile - 1) / kTile > 65535) {
-    throw_value_error("numcu.matmul: integer products of more than 65535 matrices or rows of "
-                      "tiles are not supported on the GPU");
+    throw_value_error(
+        "numcu.matmul: integer products of more than 65535 matrices or rows of "
+        "tiles are not supported on the GPU");
   }
   const dim3 grid(static_cast<unsigned>((p.n + kTile - 1) / kTile),
-                  static_cast<unsigned>((p.m + kTile - 1) / kTile),
-                  static_cast<unsigned>(p.batch));
+                  static_cast<unsigned>((p.m + kTile - 1) / kTile), static_cast<unsigned>(p.batch));
   const dim3 block(kTile, kTile);
   const auto s = static_cast<cudaStream_t>(stream);
   switch (dtype) {

@@ -14,8 +14,8 @@ std::int64_t gather_cpu(const GatherPlan& p) {
     for (int j = 0; j < p.arrays; ++j) {
       std::int64_t at = 0;
       for (int d = 0; d < p.ndim; ++d) at += o[d] * p.index_strides[j][d];
-      std::int64_t i = *reinterpret_cast<const std::int64_t*>(
-          reinterpret_cast<const char*>(p.index[j]) + at);
+      std::int64_t i =
+          *reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(p.index[j]) + at);
       if (i < 0) i += p.extent[j];
       if (i < 0 || i >= p.extent[j]) return e;
       offset += i * p.axis_strides[j];

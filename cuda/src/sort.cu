@@ -4,10 +4,9 @@
 // of more than one row) sort together: the row number goes into the key's high bits when it
 // fits beside the element's bits, and otherwise a second, stable sort by row number follows the
 // sort by key.
+#include <algorithm>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-
-#include <algorithm>
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/indexing.hpp"
@@ -24,7 +23,7 @@ unsigned grid_for(std::int64_t n) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((n + kBlock - 1) / kBlock, 1, 1 << 20));
 }
 
-#define NUMCU_GRID_STRIDE(i, n)                                                                 \
+#define NUMCU_GRID_STRIDE(i, n)                                                                    \
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
 
@@ -60,9 +59,8 @@ void radix_keys(const K* in, K* out, std::int64_t n, int end_bit, cudaStream_t s
   NUMCU_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, end_bit, s),
                  "CUB radix sort (sizing)");
   Buffer temp(bytes, s);
-  NUMCU_CUDA_TRY(
-      cub::DeviceRadixSort::SortKeys(temp.as<void>(), bytes, in, out, n, 0, end_bit, s),
-      "CUB radix sort");
+  NUMCU_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.as<void>(), bytes, in, out, n, 0, end_bit, s),
+                 "CUB radix sort");
 }
 
 template <class K>
@@ -84,8 +82,7 @@ void running_sum(std::int64_t* pos, std::int64_t n, cudaStream_t s) {
   NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, bytes, pos, pos, n, s),
                  "CUB scan (sizing)");
   Buffer temp(bytes, s);
-  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.as<void>(), bytes, pos, pos, n, s),
-                 "CUB scan");
+  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.as<void>(), bytes, pos, pos, n, s), "CUB scan");
 }
 
 // --- keys
@@ -98,9 +95,9 @@ struct KeyFormat {
 
 // keys[i] = (key of in[i] ^ flip) | (row << row_shift); values[i] = i, or i within its row.
 template <class L, class U>
-__global__ void make_keys_kernel(const L* in, KeyFormat f, U flip, std::int64_t n,
-                                 std::int64_t len, int row_shift, U* keys,
-                                 std::uint64_t* values, bool row_positions) {
+__global__ void make_keys_kernel(const L* in, KeyFormat f, U flip, std::int64_t n, std::int64_t len,
+                                 int row_shift, U* keys, std::uint64_t* values,
+                                 bool row_positions) {
   NUMCU_GRID_STRIDE(i, n) {
     U k = static_cast<U>(sorting::to_key<U>(static_cast<U>(in[i]), f.kind, f.bits, f.transform) ^
                          flip);
@@ -112,11 +109,11 @@ __global__ void make_keys_kernel(const L* in, KeyFormat f, U flip, std::int64_t 
 
 // out[i] = the element whose exact key is keys[i] (row bits masked off, flip undone).
 template <class L, class U>
-__global__ void values_from_keys_kernel(const U* keys, KeyFormat f, U mask, U flip,
-                                        std::int64_t n, L* out) {
+__global__ void values_from_keys_kernel(const U* keys, KeyFormat f, U mask, U flip, std::int64_t n,
+                                        L* out) {
   NUMCU_GRID_STRIDE(i, n) {
-    out[i] = static_cast<L>(sorting::from_key<U>(static_cast<U>((keys[i] & mask) ^ flip), f.kind,
-                                                 f.bits));
+    out[i] = static_cast<L>(
+        sorting::from_key<U>(static_cast<U>((keys[i] & mask) ^ flip), f.kind, f.bits));
   }
 }
 
@@ -186,9 +183,8 @@ void sort_rows(const SortParams& p, const void* in, void* values, std::int64_t* 
         radix_keys<U>(keys.as<U>(), sorted.as<U>(), n, end_bit, s);
       }
       if (values != nullptr) {
-        values_from_keys_kernel<L, U>
-            <<<grid, kBlock, 0, s>>>(sorted.as<U>(), f, low_mask<U>(f.bits), flip, n,
-                                     static_cast<L*>(values));
+        values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
+            sorted.as<U>(), f, low_mask<U>(f.bits), flip, n, static_cast<L*>(values));
         check_launch_error("sort value kernel launch");
       }
     };
@@ -208,9 +204,8 @@ void sort_rows(const SortParams& p, const void* in, void* values, std::int64_t* 
     using U = std::uint64_t;
     const U flip = p.descending ? ~U(0) : U(0);
     Buffer keys(n * 8, s), sorted(n * 8, s), flat(n * 8, s), flat_sorted(n * 8, s);
-    make_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, flip, n, p.len,
-                                                   -1, keys.as<U>(),
-                                                   flat.as<std::uint64_t>(), false);
+    make_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, flip, n, p.len, -1,
+                                                   keys.as<U>(), flat.as<std::uint64_t>(), false);
     check_launch_error("sort key kernel launch");
     radix_pairs<U>(keys.as<U>(), sorted.as<U>(), flat.as<std::uint64_t>(),
                    flat_sorted.as<std::uint64_t>(), n, 64, s);
@@ -228,8 +223,8 @@ void sort_rows(const SortParams& p, const void* in, void* values, std::int64_t* 
     if (values != nullptr) {
       radix_pairs<U>(keys.as<U>(), row_sorted.as<U>(), sorted.as<std::uint64_t>(),
                      flat.as<std::uint64_t>(), n, row_bits, s);
-      values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(flat.as<U>(), f, ~U(0), flip, n,
-                                                            static_cast<L*>(values));
+      values_from_keys_kernel<L, U>
+          <<<grid, kBlock, 0, s>>>(flat.as<U>(), f, ~U(0), flip, n, static_cast<L*>(values));
       check_launch_error("sort value kernel launch");
     }
   });
@@ -246,15 +241,18 @@ __global__ void run_starts_kernel(const U* keys, std::int64_t n, U nan_key, bool
   }
 }
 
+// perm null: the values come from the sorted elements, and neither indices nor inverse is
+// asked for.
 template <class L>
 __global__ void unique_fill_kernel(std::int64_t n, const L* in, const std::int64_t* perm,
-                                   const std::int64_t* pos, L* values, std::int64_t* indices,
-                                   std::int64_t* inverse, std::int64_t* starts) {
+                                   const L* sorted, const std::int64_t* pos, L* values,
+                                   std::int64_t* indices, std::int64_t* inverse,
+                                   std::int64_t* starts) {
   NUMCU_GRID_STRIDE(i, n) {
     const std::int64_t s = pos[i] - 1;
     if (i == 0 || pos[i] != pos[i - 1]) {
       if (starts != nullptr) starts[s] = i;
-      if (values != nullptr) values[s] = in[perm[i]];
+      if (values != nullptr) values[s] = perm != nullptr ? in[perm[i]] : sorted[i];
       if (indices != nullptr) indices[s] = perm[i];
     }
     if (inverse != nullptr) inverse[perm[i]] = s;
@@ -269,8 +267,8 @@ __global__ void counts_kernel(const std::int64_t* starts, std::int64_t count, st
 // --- searchsorted
 
 template <class L, class U>
-__global__ void searchsorted_kernel(const L* hay, std::int64_t n, const L* needles,
-                                    std::int64_t m, KeyFormat f, bool right, std::int64_t* out) {
+__global__ void searchsorted_kernel(const L* hay, std::int64_t n, const L* needles, std::int64_t m,
+                                    KeyFormat f, bool right, std::int64_t* out) {
   NUMCU_GRID_STRIDE(j, m) {
     const U v = sorting::to_key<U>(static_cast<U>(needles[j]), f.kind, f.bits, f.transform);
     std::int64_t lo = 0, hi = n;
@@ -301,8 +299,8 @@ void argsort_cuda(const SortParams& p, const void* in, std::int64_t* indices, St
   sort_rows(p, in, nullptr, indices, Transform::canonical, static_cast<cudaStream_t>(stream));
 }
 
-void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_distinct, std::int64_t* perm,
-                      std::int64_t* pos, Stream stream) {
+void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_distinct,
+                      std::int64_t* perm, void* sorted, std::int64_t* pos, Stream stream) {
   if (n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
   const KeyFormat f{dtype_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
@@ -311,14 +309,22 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
     using L = decltype(load_tag);
     auto run = [&](auto key_tag) {
       using U = decltype(key_tag);
-      Buffer keys(n * sizeof(U), s), sorted(n * sizeof(U), s), order(n * 8, s);
-      make_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, U(0), n, n, -1,
-                                                     keys.as<U>(), order.as<std::uint64_t>(),
-                                                     false);
+      Buffer keys(n * sizeof(U), s), sorted_keys(n * sizeof(U), s);
+      Buffer order(perm != nullptr ? n * 8 : 0, s);
+      make_keys_kernel<L, U>
+          <<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, U(0), n, n, -1, keys.as<U>(),
+                                   perm != nullptr ? order.as<std::uint64_t>() : nullptr, false);
       check_launch_error("unique key kernel launch");
-      radix_pairs<U>(keys.as<U>(), sorted.as<U>(), order.as<std::uint64_t>(),
-                     reinterpret_cast<std::uint64_t*>(perm), n, f.bits, s);
-      run_starts_kernel<U><<<grid, kBlock, 0, s>>>(sorted.as<U>(), n, low_mask<U>(f.bits),
+      if (perm != nullptr) {
+        radix_pairs<U>(keys.as<U>(), sorted_keys.as<U>(), order.as<std::uint64_t>(),
+                       reinterpret_cast<std::uint64_t*>(perm), n, f.bits, s);
+      } else {
+        radix_keys<U>(keys.as<U>(), sorted_keys.as<U>(), n, f.bits, s);
+        values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
+            sorted_keys.as<U>(), f, low_mask<U>(f.bits), U(0), n, static_cast<L*>(sorted));
+        check_launch_error("unique value kernel launch");
+      }
+      run_starts_kernel<U><<<grid, kBlock, 0, s>>>(sorted_keys.as<U>(), n, low_mask<U>(f.bits),
                                                    nan_distinct && f.kind == 'f', pos);
       check_launch_error("unique flag kernel launch");
       running_sum(pos, n, s);
@@ -332,8 +338,8 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
 }
 
 void unique_fill_cuda(DType dtype, std::int64_t n, std::int64_t count, const void* in,
-                      const std::int64_t* perm, const std::int64_t* pos, const UniqueOutputs& out,
-                      Stream stream) {
+                      const std::int64_t* perm, const void* sorted, const std::int64_t* pos,
+                      const UniqueOutputs& out, Stream stream) {
   if (n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
   Buffer starts(out.counts != nullptr ? count * 8 : 0, s);
@@ -341,8 +347,8 @@ void unique_fill_cuda(DType dtype, std::int64_t n, std::int64_t count, const voi
   auto launch = [&](auto tag) {
     using L = decltype(tag);
     unique_fill_kernel<L><<<grid_for(n), kBlock, 0, s>>>(
-        n, static_cast<const L*>(in), perm, pos, static_cast<L*>(out.values), out.indices,
-        out.inverse, starts_ptr);
+        n, static_cast<const L*>(in), perm, static_cast<const L*>(sorted), pos,
+        static_cast<L*>(out.values), out.indices, out.inverse, starts_ptr);
   };
   switch (itemsize(dtype)) {
     case 1:

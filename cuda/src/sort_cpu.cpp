@@ -86,31 +86,45 @@ void argsort_cpu(const SortParams& p, const void* in, std::int64_t* indices) {
   });
 }
 
-void unique_sort_cpu(DType dtype, std::int64_t n, const void* in, bool nan_distinct, std::int64_t* perm,
-                     std::int64_t* pos) {
+void unique_sort_cpu(DType dtype, std::int64_t n, const void* in, bool nan_distinct,
+                     std::int64_t* perm, void* sorted, std::int64_t* pos) {
   with_key_type(dtype, [&](auto tag) {
     using U = decltype(tag);
+    const U nan_key = key_mask<U>(dtype);
+    const bool floating = dtype_kind(dtype) == 'f';
+    auto fresh = [&](std::int64_t i, U key, U previous) {
+      return i == 0 || key != previous || (nan_distinct && floating && key == nan_key);
+    };
+    std::int64_t distinct = 0;
+    if (perm == nullptr) {
+      const int size = itemsize(dtype);
+      std::vector<U> keys(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) keys[i] = key_at<U>(dtype, in, i, Transform::canonical);
+      std::sort(keys.begin(), keys.end());
+      for (std::int64_t i = 0; i < n; ++i) {
+        store_bits<U>(sorted, i, size, sorting::from_key<U>(keys[i], dtype_kind(dtype), 8 * size));
+        distinct += fresh(i, keys[i], i > 0 ? keys[i - 1] : U(0)) ? 1 : 0;
+        pos[i] = distinct;
+      }
+      return;
+    }
     std::vector<std::pair<U, std::int64_t>> items(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {
       items[i] = {key_at<U>(dtype, in, i, Transform::canonical), i};
     }
     std::stable_sort(items.begin(), items.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    const U nan_key = key_mask<U>(dtype);
-    const bool floating = dtype_kind(dtype) == 'f';
-    std::int64_t distinct = 0;
     for (std::int64_t i = 0; i < n; ++i) {
       perm[i] = items[i].second;
-      const bool fresh = i == 0 || items[i].first != items[i - 1].first ||
-                         (nan_distinct && floating && items[i].first == nan_key);
-      distinct += fresh ? 1 : 0;
+      distinct += fresh(i, items[i].first, i > 0 ? items[i - 1].first : U(0)) ? 1 : 0;
       pos[i] = distinct;
     }
   });
 }
 
 void unique_fill_cpu(DType dtype, std::int64_t n, std::int64_t count, const void* in,
-                     const std::int64_t* perm, const std::int64_t* pos, const UniqueOutputs& out) {
+                     const std::int64_t* perm, const void* sorted, const std::int64_t* pos,
+                     const UniqueOutputs& out) {
   const int size = itemsize(dtype);
   std::vector<std::int64_t> starts(static_cast<std::size_t>(count) + 1, n);
   for (std::int64_t i = 0; i < n; ++i) {
@@ -119,8 +133,10 @@ void unique_fill_cpu(DType dtype, std::int64_t n, std::int64_t count, const void
     if (first) {
       starts[s] = i;
       if (out.values != nullptr) {
-        std::memcpy(static_cast<char*>(out.values) + s * size,
-                    static_cast<const char*>(in) + perm[i] * size, static_cast<std::size_t>(size));
+        const char* from = perm != nullptr ? static_cast<const char*>(in) + perm[i] * size
+                                           : static_cast<const char*>(sorted) + i * size;
+        std::memcpy(static_cast<char*>(out.values) + s * size, from,
+                    static_cast<std::size_t>(size));
       }
       if (out.indices != nullptr) out.indices[s] = perm[i];
     }
