@@ -13,5 +13,7 @@ def rebuild(host):
     """
     Unpickle: the host copy back onto the current GPU (NumPy, without one).
     """
-def reduce(x):
-    ...
+def reduce(self):
+    """
+    numcu.ndarray.__reduce__: rebuilt from its host copy.
+    """

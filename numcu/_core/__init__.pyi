@@ -120,6 +120,10 @@ class ndarray:
         ...
     def __rand__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def __reduce__(self):
+        """
+        numcu.ndarray.__reduce__: rebuilt from its host copy.
+        """
     def __repr__(self) -> str:
         ...
     def __rfloordiv__(self, arg0: typing.Any) -> typing.Any:
@@ -154,6 +158,22 @@ class ndarray:
         ...
     def __xor__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def all(self, *args, **kwargs):
+        """
+        numcu.all of this array: ``x.all(...)`` is ``numcu.all(x, ...)``.
+        """
+    def any(self, *args, **kwargs):
+        """
+        numcu.any of this array: ``x.any(...)`` is ``numcu.any(x, ...)``.
+        """
+    def argmax(self, *args, **kwargs):
+        """
+        numcu.argmax of this array: ``x.argmax(...)`` is ``numcu.argmax(x, ...)``.
+        """
+    def argmin(self, *args, **kwargs):
+        """
+        numcu.argmin of this array: ``x.argmin(...)`` is ``numcu.argmin(x, ...)``.
+        """
     def astype(self, dtype: typing.Any, copy: bool = True) -> ndarray:
         """
         A copy converted to `dtype` (NumPy's unsafe casting: complex to real keeps the real part).
@@ -161,6 +181,14 @@ class ndarray:
     def copy(self) -> ndarray:
         """
         A C-contiguous copy on the same device.
+        """
+    def cumprod(self, *args, **kwargs):
+        """
+        numcu.cumprod of this array: ``x.cumprod(...)`` is ``numcu.cumprod(x, ...)``.
+        """
+    def cumsum(self, *args, **kwargs):
+        """
+        numcu.cumsum of this array: ``x.cumsum(...)`` is ``numcu.cumsum(x, ...)``.
         """
     def fill(self, value: typing.Any) -> None:
         """
@@ -170,6 +198,22 @@ class ndarray:
         """
         A NumPy copy, or the copy into `out`; as numcu.asnumpy.
         """
+    def max(self, *args, **kwargs):
+        """
+        numcu.max of this array: ``x.max(...)`` is ``numcu.max(x, ...)``.
+        """
+    def mean(self, *args, **kwargs):
+        """
+        numcu.mean of this array: ``x.mean(...)`` is ``numcu.mean(x, ...)``.
+        """
+    def min(self, *args, **kwargs):
+        """
+        numcu.min of this array: ``x.min(...)`` is ``numcu.min(x, ...)``.
+        """
+    def prod(self, *args, **kwargs):
+        """
+        numcu.prod of this array: ``x.prod(...)`` is ``numcu.prod(x, ...)``.
+        """
     def ravel(self) -> ndarray:
         """
         A 1-D view (a copy when the array is not C-contiguous).
@@ -178,6 +222,14 @@ class ndarray:
         """
         A view with a new shape (a copy first when the array is not C-contiguous).
         """
+    def std(self, *args, **kwargs):
+        """
+        numcu.std of this array: ``x.std(...)`` is ``numcu.std(x, ...)``.
+        """
+    def sum(self, *args, **kwargs):
+        """
+        numcu.sum of this array: ``x.sum(...)`` is ``numcu.sum(x, ...)``.
+        """
     def to_device(self, device: typing.Any, /, *, stream: typing.Any = None) -> typing.Any:
         """
         A copy on `device` ('cpu': a NumPy array), or the array itself when it is there.
@@ -185,6 +237,10 @@ class ndarray:
     def transpose(self, *args) -> ndarray:
         """
         A view with the axes permuted (reversed by default).
+        """
+    def var(self, *args, **kwargs):
+        """
+        numcu.var of this array: ``x.var(...)`` is ``numcu.var(x, ...)``.
         """
     @property
     def T(self) -> ndarray:
