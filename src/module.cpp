@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "array_api.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "intake.hpp"
@@ -352,6 +353,7 @@ void bind_cuda(py::module_& m) {
         // Without a GPU nothing can be queued: the plain call returns, so that code written for
         // both kinds of machine runs on either. Naming a device asks for one.
         if (device.is_none() && !numcu::cuda::is_available()) return;
+        numcu::cuda::DeviceRestore restore;  // see runtime.hpp
         const int d = device.is_none() ? numcu::cuda::current_device() : device.cast<int>();
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d);
@@ -388,6 +390,7 @@ void bind_cuda(py::module_& m) {
              d.saved.pop_back();
            })
       .def("synchronize", [](const Device& d) {
+        numcu::cuda::DeviceRestore restore;  // see runtime.hpp
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d.id);
       });
@@ -416,6 +419,7 @@ PYBIND11_MODULE(_core, m) {
 
   bind_transfer(m);
   bind_creation(m);
+  bind_array_api(m);
   bind_threads(m);
 
   m.def("build_info", &build_info,

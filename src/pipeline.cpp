@@ -71,7 +71,9 @@ ArrayView Call::target(const ArrayView& dest, DType loop_dtype, bool need_dense)
   if (same_side && dest.dtype == loop_dtype && (!need_dense || dest.is_c_contiguous())) {
     return dest;
   }
-  const ArrayView res = dense_view(scratch_, ex_, loop_dtype, dest.ndim, dest.shape, &dest);
+  // A kernel that needs a dense target writes C order, whatever the destination's order.
+  const ArrayView res =
+      dense_view(scratch_, ex_, loop_dtype, dest.ndim, dest.shape, need_dense ? nullptr : &dest);
   pending_dest_ = dest;
   pending_res_ = res;
   pending_ = true;

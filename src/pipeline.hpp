@@ -27,6 +27,7 @@
 #include "intake.hpp"
 #include "numcu/array_view.hpp"
 #include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
 
 namespace numcu::python {
 
@@ -121,6 +122,9 @@ class Call {
  private:
   void move_results();
 
+  // First, so that it is destroyed last: the caller's device comes back after the scratch
+  // memory has been released on the call's device.
+  cuda::DeviceRestore restore_;
   const char* fname_;
   DeviceRequest req_;
   Operand in_[kMaxInputs];

@@ -118,6 +118,25 @@ int current_device() {
   return device;
 }
 
+namespace {
+// Where the innermost DeviceRestore of this thread keeps the device to put back (-1: none yet).
+thread_local int* g_restore_slot = nullptr;
+}  // namespace
+
+DeviceRestore::DeviceRestore() noexcept : outer_(g_restore_slot) { g_restore_slot = &saved_; }
+
+DeviceRestore::~DeviceRestore() {
+  g_restore_slot = outer_;
+  if (saved_ < 0) return;
+  // Errors are dropped: nothing can be raised from here, and the next call reports them.
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();
+  } else if (current != saved_ && cudaSetDevice(saved_) != cudaSuccess) {
+    cudaGetLastError();
+  }
+}
+
 void activate(int device) {
   if (!is_available()) throw_unavailable();
   if (device < 0 || device >= device_count()) {
@@ -126,7 +145,10 @@ void activate(int device) {
   }
   int current = -1;
   NUMCU_CUDA_TRY(cudaGetDevice(&current), "cudaGetDevice");
-  if (current != device) NUMCU_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice");
+  if (current != device) {
+    if (g_restore_slot != nullptr && *g_restore_slot < 0) *g_restore_slot = current;
+    NUMCU_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice");
+  }
 
   static std::once_flag pool_ready[kMaxDevices];
   if (device < kMaxDevices) {
@@ -261,13 +283,16 @@ void synchronize_device(int device) {
 
 void stream_wait(Stream consumer, Stream producer) {
   if (consumer == producer) return;
-  // One event per thread, re-recorded each time: a wait captures the event's state when it is
-  // queued, so reuse is safe.
-  thread_local cudaEvent_t event = [] {
-    cudaEvent_t e;
-    NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-    return e;
-  }();
+  // One event per thread and device, re-recorded each time: a wait captures the event's state
+  // when it is queued, so reuse is safe. An event is recorded only on streams of the device it
+  // was made on, and the streams here are the current device's.
+  thread_local cudaEvent_t events[kMaxDevices] = {};
+  int device = 0;
+  NUMCU_CUDA_TRY(cudaGetDevice(&device), "cudaGetDevice");
+  cudaEvent_t& event = events[device < kMaxDevices ? device : 0];
+  if (event == nullptr) {
+    NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate");
+  }
   NUMCU_CUDA_TRY(cudaEventRecord(event, static_cast<cudaStream_t>(producer)), "cudaEventRecord");
   NUMCU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(consumer), event, 0),
                  "cudaStreamWaitEvent");

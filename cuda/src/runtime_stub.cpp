@@ -41,6 +41,8 @@ std::vector<std::string> compiled_architectures() { return {}; }
 std::string device_name(int) { unavailable(); }
 int current_device() { unavailable(); }
 void activate(int) { unavailable(); }
+DeviceRestore::DeviceRestore() noexcept : outer_(nullptr) {}
+DeviceRestore::~DeviceRestore() = default;
 void* allocate(std::size_t, int, Stream) { unavailable(); }
 void deallocate(void*, std::size_t, int, Stream) noexcept {}
 void issue_deferred_frees() noexcept {}

@@ -23,8 +23,26 @@ std::string device_name(int device);
 
 int current_device();
 // Makes `device` current on this thread and raises its memory pool's release threshold so
-// that freed blocks are kept for reuse (once per device).
+// that freed blocks are kept for reuse (once per device). Inside a DeviceRestore's lifetime the
+// switch is undone when it ends.
 void activate(int device);
+
+// Puts back, when it goes out of scope, the device that was current on this thread before the
+// first activate() that changed it in its lifetime. Every call from Python holds one: an
+// operation on another GPU's arrays must not change which GPU the caller, and other libraries
+// on this thread (CuPy follows the runtime's current device), see as current. Costs nothing
+// where nothing is switched: no CUDA call is made to construct it.
+class DeviceRestore {
+ public:
+  DeviceRestore() noexcept;
+  ~DeviceRestore();
+  DeviceRestore(const DeviceRestore&) = delete;
+  DeviceRestore& operator=(const DeviceRestore&) = delete;
+
+ private:
+  int saved_ = -1;
+  int* outer_;
+};
 
 // Stream-ordered allocation from the device's default pool (cudaMallocAsync), and its return
 // (cudaFreeAsync on `stream`). Blocks of at most 64 KiB freed on the legacy default stream are
