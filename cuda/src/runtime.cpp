@@ -8,6 +8,8 @@
 #include <mutex>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "numcu/cuda_check.hpp"
 
 namespace numcu::cuda {
@@ -405,6 +407,132 @@ void free_pinned(void* ptr) noexcept {
   }
   cudaSetDevice(current);
   if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+}
+
+namespace {
+
+// CUDA's pool of page-locked host memory, made on first use. Its allocations and frees go on a
+// stream of their own, where nothing else is queued, so that each completes at once; the stream
+// does not wait for the legacy default stream, so that no allocation waits for queued kernels.
+struct HostPool {
+  cudaMemPool_t pool = nullptr;
+  cudaStream_t stream = nullptr;
+  bool ok = false;
+};
+
+// Cached (freed, not yet released) bytes the pool keeps: page-locked memory is the system's, so
+// at most 2 GiB and an eighth of the RAM.
+std::uint64_t host_pool_release_threshold() {
+  std::uint64_t limit = std::uint64_t{2} << 30;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) {
+    limit = std::min(limit, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 8);
+  }
+  return limit;
+}
+
+HostPool make_host_pool() {
+  HostPool h;
+  if (!is_available()) return h;
+  // Every device must be able to copy to and from the pool's blocks.
+  for (int d = 0; d < device_count(); ++d) {
+    int supported = 0;
+    if (cudaDeviceGetAttribute(&supported, cudaDevAttrHostMemoryPoolsSupported, d) != cudaSuccess ||
+        supported == 0) {
+      cudaGetLastError();
+      return h;
+    }
+  }
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.handleTypes = cudaMemHandleTypeNone;
+  props.location.type = cudaMemLocationTypeHost;
+  props.location.id = 0;
+  if (cudaMemPoolCreate(&h.pool, &props) != cudaSuccess) {
+    cudaGetLastError();
+    return h;
+  }
+  bool ok = true;
+  std::uint64_t threshold = host_pool_release_threshold();
+  ok = ok && cudaMemPoolSetAttribute(h.pool, cudaMemPoolAttrReleaseThreshold, &threshold) ==
+                 cudaSuccess;
+  // A host pool's memory is the host's alone until devices are given access.
+  for (int d = 0; ok && d < device_count(); ++d) {
+    cudaMemAccessDesc access{};
+    access.location.type = cudaMemLocationTypeDevice;
+    access.location.id = d;
+    access.flags = cudaMemAccessFlagsProtReadWrite;
+    ok = cudaMemPoolSetAccess(h.pool, &access, 1) == cudaSuccess;
+  }
+  ok = ok && cudaStreamCreateWithFlags(&h.stream, cudaStreamNonBlocking) == cudaSuccess;
+  if (!ok) {
+    cudaGetLastError();
+    cudaMemPoolDestroy(h.pool);
+    cudaGetLastError();
+    h.pool = nullptr;
+    return h;
+  }
+  h.ok = true;
+  return h;
+}
+
+const HostPool& host_pool() {
+  static const HostPool pool = make_host_pool();
+  return pool;
+}
+
+}  // namespace
+
+bool host_pool_available() { return host_pool().ok; }
+
+void* allocate_host_pooled(std::size_t bytes) {
+  const HostPool& h = host_pool();
+  if (!h.ok || bytes == 0) return nullptr;
+  void* ptr = nullptr;
+  if (cudaMallocFromPoolAsync(&ptr, bytes, h.pool, h.stream) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  // The block may be touched only once its allocation has completed in stream order.
+  const cudaError_t status = cudaStreamSynchronize(h.stream);
+  if (status != cudaSuccess) {
+    cudaFreeAsync(ptr, h.stream);
+    NUMCU_CUDA_TRY(status, "cudaStreamSynchronize");
+  }
+  return ptr;
+}
+
+void free_host_pooled(void* ptr) noexcept {
+  if (ptr == nullptr) return;
+  if (cudaFreeAsync(ptr, host_pool().stream) != cudaSuccess) cudaGetLastError();
+}
+
+void host_pool_info(std::size_t* used, std::size_t* reserved) {
+  *used = 0;
+  *reserved = 0;
+  const HostPool& h = host_pool();
+  if (!h.ok) return;
+  std::uint64_t u = 0, r = 0;
+  NUMCU_CUDA_TRY(cudaMemPoolGetAttribute(h.pool, cudaMemPoolAttrUsedMemCurrent, &u),
+                 "cudaMemPoolGetAttribute");
+  NUMCU_CUDA_TRY(cudaMemPoolGetAttribute(h.pool, cudaMemPoolAttrReservedMemCurrent, &r),
+                 "cudaMemPoolGetAttribute");
+  *used = u;
+  *reserved = r;
+}
+
+bool host_register(void* ptr, std::size_t bytes) {
+  if (!is_available() || ptr == nullptr || bytes == 0) return false;
+  if (cudaHostRegister(ptr, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+void host_unregister(void* ptr) noexcept {
+  if (ptr == nullptr) return;
+  if (cudaHostUnregister(ptr) != cudaSuccess) cudaGetLastError();
 }
 
 PointerKind pointer_kind(const void* ptr) {

@@ -81,6 +81,24 @@ void* allocate_pinned(std::size_t bytes);
 // memory, then frees it.
 void free_pinned(void* ptr) noexcept;
 
+// Host memory from CUDA's stream-ordered pool of page-locked host memory (cudaMemPoolCreate with a
+// host location, CUDA 12.2+ drivers): copies to and from it run at the copy engines' full speed,
+// every device may copy to and from it, and the host reads and writes it as any memory, with no
+// page faults after its first use. The pool keeps freed blocks for reuse (up to a release
+// threshold). allocate_host_pooled returns null where the driver has no host pools, and when the
+// pool cannot grow (the caller then takes ordinary memory); the block is usable on return.
+void* allocate_host_pooled(std::size_t bytes);
+void free_host_pooled(void* ptr) noexcept;
+// Whether that pool exists (asked of the driver on first use), and its bytes in use and held.
+bool host_pool_available();
+void host_pool_info(std::size_t* used, std::size_t* reserved);
+
+// Pins host memory in place (cudaHostRegister, for every device), so that copies reach it by DMA;
+// false, with the error cleared, where CUDA refuses (memory it cannot pin, a range that overlaps
+// one already registered). host_unregister undoes it; no copy may still be using the memory.
+bool host_register(void* ptr, std::size_t bytes);
+void host_unregister(void* ptr) noexcept;
+
 // What CUDA knows of an address: ordinary (pageable) host memory, page-locked host memory,
 // device memory, or managed memory.
 enum class PointerKind { host, pinned, device, managed };
