@@ -1,13 +1,18 @@
-"""Developer tasks: ``nox`` runs the tests; ``nox -s lint|bench|dev|cpu|sanitize`` the others.
+"""Developer tasks: ``nox`` runs the tests; ``nox -s NAME`` the others (``nox -l`` lists them).
 
-Set ``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile the CUDA code for those
-architectures only, which is much faster than the default list.
+Every build goes under ``build/`` (``nox -s clean`` removes it): ``build/<wheel tag>`` is the
+folder ``pip install .`` uses (pyproject.toml's build-dir), and the sessions that build the
+same thing (tests, bench, sanitize) use it too, so that they recompile only what changed;
+``build/cpu`` and ``build/dev`` hold the CPU-only and the editable builds.
+
+The CUDA architectures are CMake's choice (README.md, "CUDA architectures"): set
+``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile for those only, which is much faster
+than the default list on a machine without a GPU.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 
@@ -17,38 +22,21 @@ nox.options.sessions = ["tests"]
 
 ARCHS_ENV = "NUMCU_CUDA_ARCHITECTURES"
 CXX_SUFFIXES = {".cpp", ".hpp", ".h", ".cu", ".cuh"}
-
-
-def build_args(build_dir: str | None = None) -> list[str]:
-    """pip config settings for a build: its folder and the CUDA architectures.
-
-    CMake caches its settings in the build folder, so a later build there without the
-    same defines would silently keep the old ones. Each session therefore builds in its
-    own folder, and one per architecture list.
-    """
-    archs = os.environ.get(ARCHS_ENV, "").strip()
-    args = []
-    if build_dir is not None:
-        suffix = "-" + archs.replace(";", "_") if archs else ""
-        args.append(f"-Cbuild-dir={build_dir}{suffix}/{{wheel_tag}}")
-    if archs:
-        args.append(f"-Ccmake.define.CMAKE_CUDA_ARCHITECTURES={archs}")
-    return args
+# What builds leave in the source tree, for `nox -s clean`.
+BUILD_OUTPUTS = ("build", ".nox", "dist", "numcu.egg-info")
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
     """Build and install numcu, then run the test suite (GPU tests skip without a GPU)."""
-    session.install(*build_args("build/nox-tests"), ".[test]")
+    session.install(".[test]")
     session.run("pytest", *session.posargs)
 
 
 @nox.session
 def cpu(session: nox.Session) -> None:
     """Build without CUDA, as on a machine with no nvcc, then run the test suite."""
-    session.install(
-        "-Cbuild-dir=build/nox-cpu/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]"
-    )
+    session.install("-Cbuild-dir=build/cpu/{wheel_tag}", "-Ccmake.define.NUMCU_CUDA=OFF", ".[test]")
     session.run("pytest", *session.posargs)
 
 
@@ -77,7 +65,7 @@ def bench(session: nox.Session) -> None:
     ``nox -s bench -- reduce --quick`` runs only bench_reduce.py; what follows the names
     (``--quick``, ``--json PATH``) goes to each script.
     """
-    session.install(*build_args("build/nox-bench"), ".")
+    session.install(".")
     args = list(session.posargs)
     first_option = next((i for i, a in enumerate(args) if a.startswith("-")), len(args))
     names, options = args[:first_option], args[first_option:]
@@ -95,7 +83,7 @@ def sanitize(session: nox.Session) -> None:
     ``python tests/sanitize.py``.
     """
     if session.venv_backend != "none":
-        session.install(*build_args("build/nox-sanitize"), ".[test]")
+        session.install(".[test]")
     session.run("python", "tests/sanitize.py", *session.posargs)
 
 
@@ -114,25 +102,17 @@ def stubs(session: nox.Session) -> None:
     session.run("python", ".ci/stubgen.py", *session.posargs)
 
 
-def default_cuda_architectures() -> str:
-    """The architecture list CMakeLists.txt builds where no GPU is found."""
-    text = Path("CMakeLists.txt").read_text()
-    match = re.search(r'set\(NUMCU_DEFAULT_CUDA_ARCHITECTURES\s+"([^"]+)"\)', text)
-    if match is None:
-        raise RuntimeError("CMakeLists.txt no longer sets NUMCU_DEFAULT_CUDA_ARCHITECTURES")
-    return match.group(1)
-
-
 @nox.session
 def wheel(session: nox.Session) -> None:
     """Build the release wheel into dist/, then report its size and check its contents.
 
-    The wheel is built for the default architecture list even on a machine with a GPU (where a
-    plain build would compile for that GPU only): every kernel compiles once per architecture,
-    which takes long. ``NUMCU_CUDA_ARCHITECTURES=90 nox -s wheel`` builds one, as a quick check.
-    ``nox -s wheel --no-venv`` builds with the build requirements already installed (offline).
+    The wheel is built for numcu's default targets (``NUMCU_CUDA_ARCHITECTURES=default``) even on
+    a machine with a GPU, where a plain build would compile for that GPU only: every kernel
+    compiles for five architectures, which takes long. ``NUMCU_CUDA_ARCHITECTURES=90 nox -s
+    wheel`` builds one, as a quick check. ``nox -s wheel --no-venv`` builds with the build
+    requirements already installed (offline).
     """
-    archs = os.environ.get(ARCHS_ENV, "").strip() or default_cuda_architectures()
+    archs = os.environ.get(ARCHS_ENV, "").strip() or "default"
     session.log("CUDA architectures: %s", archs)
     if shutil.which("nvcc") is None:
         session.warn("nvcc is not on PATH: this wheel will be CPU-only")
@@ -147,8 +127,8 @@ def wheel(session: nox.Session) -> None:
         "--wheel-dir",
         "dist",
         f"-Cbuild-dir={build_dir}/{{wheel_tag}}",
-        f"-Ccmake.define.CMAKE_CUDA_ARCHITECTURES={archs}",
         ".",
+        env={ARCHS_ENV: archs},
     )
     # pip rewrites the wheel even when one of the same name is there: the newest is this one.
     built = max(Path("dist").glob("numcu-*.whl"), key=lambda path: path.stat().st_mtime)
@@ -159,7 +139,6 @@ def wheel(session: nox.Session) -> None:
 def dev(session: nox.Session) -> None:
     """Editable install in build/dev, with compile_commands.json for editors and clangd."""
     session.install(
-        *build_args(),
         "-Cbuild-dir=build/dev",
         "-Ccmake.define.CMAKE_EXPORT_COMPILE_COMMANDS=ON",
         "-e",
@@ -168,3 +147,14 @@ def dev(session: nox.Session) -> None:
     session.log(
         "compile_commands.json is in build/dev; the environment is %s", session.virtualenv.location
     )
+
+
+@nox.session(venv_backend="none")
+def clean(session: nox.Session) -> None:
+    """Remove every build folder and nox environment (build/, .nox/, dist/)."""
+    root = Path(__file__).resolve().parent
+    for name in BUILD_OUTPUTS:
+        path = root / name
+        if path.exists():
+            session.log("removing %s", path)
+            shutil.rmtree(path)

@@ -6,6 +6,7 @@ in one run, on the same random inputs::
     python benchmarks/bench_add.py            # full run, about a minute on an H100
     python benchmarks/bench_add.py --quick    # fewer sizes and repeats
     python benchmarks/bench_add.py --json results.json
+    python benchmarks/bench_add.py --plot benchmarks/add_bandwidth.png   # needs matplotlib
 
 Method
 ------
@@ -18,6 +19,8 @@ Method
   write c), 8 for a copy; GB/s are 1e9 bytes per second.
 - NumPy in, NumPy out (n = 2^24): host-to-device copies, the add and the copy back,
   as one call each library offers; median of 5 after a warm-up, and NumPy on the CPU.
+- ``--plot PATH`` draws the back-to-back table (GB/s against n, one line per library, the
+  device copy as the ceiling) into a PNG: the plot README.md shows.
 
 The main table is printed last because only the tail of the output may be kept.
 """
@@ -243,9 +246,45 @@ def format_table(results: dict[str, dict[int, dict[str, Any]]], exponents: list[
     return timing.format_table(header, rows)
 
 
+def plot(
+    results: dict[str, dict[int, dict[str, Any]]],
+    copy: dict[str, Any] | None,
+    title: str,
+    path: str,
+) -> None:
+    """Bandwidth of add into out against n per library, and the copy ceiling, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=150)
+    for name in timing.LIBRARIES:
+        per_n = results.get(name)
+        if not per_n:
+            continue
+        sizes = sorted(per_n)
+        ax.plot(sizes, [per_n[n]["gbps"] for n in sizes], marker="o", ms=3, label=name)
+    if copy:
+        ax.axhline(copy["gbps"], color="grey", ls="--", lw=1, label=f"device copy ({copy['how']})")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("elements (float32)")
+    ax.set_ylabel("GB/s (12 bytes per element)")
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """--quick and --json, the timing settings, and this benchmark's sizes and call counts."""
-    opts = timing.parse_args(__doc__, argv, quick_help="fewer sizes and repeats")
+    """--quick, --json and --plot, the timing settings, and this benchmark's sizes and calls."""
+
+    def more(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--plot", metavar="PATH", help="also draw GB/s against n into a PNG")
+
+    opts = timing.parse_args(__doc__, argv, quick_help="fewer sizes and repeats", more=more)
     opts.sync_calls = 300 if opts.quick else 2000
     opts.exponents = [10, 14, 18, 22, 24] if opts.quick else [*range(10, 27, 2), 27]
     return opts
@@ -300,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
             "numpy_in_numpy_out_ms": {"n": roundtrip_n, **roundtrip},
         }
         timing.write_json(opts.json, report)
+
+    if opts.plot:
+        plot(sizes, copy, f"float32 add into out, back to back: {device}", opts.plot)
+        print(f"plot written to {opts.plot}", file=sys.stderr)
 
     print()
     print(banner)

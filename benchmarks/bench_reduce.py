@@ -6,6 +6,8 @@ run, on the same random inputs::
     python benchmarks/bench_reduce.py            # full run
     python benchmarks/bench_reduce.py --quick    # fewer repeats
     python benchmarks/bench_reduce.py --json results.json
+    python benchmarks/bench_reduce.py --no-sweep  # without the small-sum sweep
+    python benchmarks/bench_reduce.py --sweep-only
 
 Method
 ------
@@ -14,14 +16,18 @@ Method
   median of 5 measurements is reported (20 ms and 3 with --quick).
 - Bandwidth counts bytes read plus written (a reduction reads 4 bytes per element; cumsum
   reads and writes 8); GB/s are 1e9 bytes per second. The small sum reports us per call.
+- Sweep: float32 sums to a 0-d device array at every power of two from 2^10 to 2^27, us per
+  call back to back (launch rate for small arrays, bandwidth for large ones).
 - Goals (H100): full sum >= CuPy; sums over the last and the first axis >= 0.9x PyTorch;
-  argmax and cumsum >= PyTorch. Ratios are numcu's throughput over the other library's.
+  argmax and cumsum >= PyTorch; every sweep size no more us/call than PyTorch. Ratios are
+  numcu's throughput over the other library's (> 1: numcu is faster).
 
-The table is printed last because only the tail of the output may be kept.
+The main table is printed last because only the tail of the output may be kept.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import Any, Callable
@@ -43,6 +49,12 @@ def make_ops(backend: timing.Backend) -> dict[str, Callable[[Any], Any]]:
             "argmax": numcu.argmax,
             "cumsum": numcu.cumsum,
             "sum_small": numcu.sum,
+            "sum_int32": numcu.sum,
+            "max_last": lambda x: numcu.max(x, axis=-1),
+            "argmax_first": lambda x: numcu.argmax(x, axis=0),
+            "sum_long_rows": lambda x: numcu.sum(x, axis=-1),
+            "sum_long_cols": lambda x: numcu.sum(x, axis=0),
+            "mean_mid": lambda x: numcu.mean(x, axis=1),
         }
     if backend.name == "cupy":
         cp = backend.module
@@ -53,6 +65,12 @@ def make_ops(backend: timing.Backend) -> dict[str, Callable[[Any], Any]]:
             "argmax": cp.argmax,
             "cumsum": cp.cumsum,
             "sum_small": cp.sum,
+            "sum_int32": cp.sum,
+            "max_last": lambda x: cp.max(x, axis=-1),
+            "argmax_first": lambda x: cp.argmax(x, axis=0),
+            "sum_long_rows": lambda x: cp.sum(x, axis=-1),
+            "sum_long_cols": lambda x: cp.sum(x, axis=0),
+            "mean_mid": lambda x: cp.mean(x, axis=1),
         }
     torch = backend.module
     return {
@@ -62,6 +80,12 @@ def make_ops(backend: timing.Backend) -> dict[str, Callable[[Any], Any]]:
         "argmax": torch.argmax,
         "cumsum": lambda x: torch.cumsum(x, dim=0),
         "sum_small": torch.sum,
+        "sum_int32": torch.sum,
+        "max_last": lambda x: torch.amax(x, dim=-1),
+        "argmax_first": lambda x: torch.argmax(x, dim=0),
+        "sum_long_rows": lambda x: torch.sum(x, dim=-1),
+        "sum_long_cols": lambda x: torch.sum(x, dim=0),
+        "mean_mid": lambda x: torch.mean(x, dim=1),
     }
 
 
@@ -72,7 +96,8 @@ def to_device(backend: timing.Backend, host: np.ndarray) -> Any:
     return backend.module.asarray(host)
 
 
-# case name -> (description, input shape, bytes moved per element, unit)
+# case name -> (description, input shape, bytes moved per element, unit); float32 input
+# unless DTYPES names another.
 CASES = {
     "sum": ("sum, n=2^27", (1 << 27,), 4, "GB/s"),
     "sum_last": ("sum axis=-1, (2^14, 2^13)", (1 << 14, 1 << 13), 4, "GB/s"),
@@ -80,11 +105,72 @@ CASES = {
     "argmax": ("argmax, n=2^27", (1 << 27,), 4, "GB/s"),
     "cumsum": ("cumsum, n=2^27", (1 << 27,), 8, "GB/s"),
     "sum_small": ("sum to a device scalar, n=2^10", (1 << 10,), 4, "us/call"),
+    "sum_int32": ("sum int32 -> int64, n=2^27", (1 << 27,), 4, "GB/s"),
+    "max_last": ("max axis=-1, (2^14, 2^13)", (1 << 14, 1 << 13), 4, "GB/s"),
+    "argmax_first": ("argmax axis=0, (2^14, 2^13)", (1 << 14, 1 << 13), 4, "GB/s"),
+    "sum_long_rows": ("sum axis=-1, (16, 2^23)", (16, 1 << 23), 4, "GB/s"),
+    "sum_long_cols": ("sum axis=0, (2^23, 16)", (1 << 23, 16), 4, "GB/s"),
+    "mean_mid": ("mean axis=1, (2^10, 2^10, 2^7)", (1 << 10, 1 << 10, 1 << 7), 4, "GB/s"),
 }
+DTYPES = {"sum_int32": np.int32}
+
+# Sizes of the small-sum sweep: float32 sums to a 0-d device array.
+SWEEP_SIZES = tuple(1 << k for k in range(10, 28))
+
+
+def host_input(rng: np.random.Generator, case: str, shape: tuple[int, ...]) -> np.ndarray:
+    dtype = DTYPES.get(case, np.float32)
+    if np.dtype(dtype).kind == "i":
+        return rng.integers(-1000, 1000, shape, dtype=dtype)
+    return rng.standard_normal(shape, dtype=np.float32)
+
+
+def measure(backends, host, ops, opts) -> dict[str, float]:
+    """Seconds per call back to back, per library, of ops[name](device copy of host)."""
+    out = {}
+    for name, backend in backends.items():
+        x = to_device(backend, host)
+        op = ops[name]
+        per_call = timing.per_call_back_to_back(
+            lambda op=op, x=x: op(x),
+            backend.synchronize,
+            opts.min_time,
+            opts.repeats,
+            opts.k_max,
+        )
+        out[name] = per_call.seconds
+        del x
+    return out
+
+
+def sweep(backends, rng, opts) -> tuple[dict[int, dict[str, float]], str]:
+    """The small-sum sweep's seconds per call, and its table."""
+    sums = {name: make_ops(b)["sum_small"] for name, b in backends.items()}
+    results: dict[int, dict[str, float]] = {}
+    for n in SWEEP_SIZES:
+        host = rng.standard_normal(n, dtype=np.float32)
+        results[n] = measure(backends, host, sums, opts)
+        print(f"measured sweep n=2^{n.bit_length() - 1}", file=sys.stderr, flush=True)
+    names = list(backends)
+    others = [n for n in names if n != "numcu"]
+    header = ["sum to a 0-d device array", *(f"{n} us" for n in names)]
+    header += [f"vs {n}" for n in others] + ["numcu GB/s"]
+    rows = []
+    for n, per in results.items():
+        row = [f"n=2^{n.bit_length() - 1}"]
+        row += [timing.cell(per[name] * 1e6, ".1f") for name in names]
+        row += [timing.cell(timing.ratio(per[o], per["numcu"]), ".2f", "x") for o in others]
+        row.append(timing.cell(timing.gbps(4 * n, per["numcu"]), ".0f"))
+        rows.append(row)
+    return results, timing.format_table(header, rows)
 
 
 def main(argv=None) -> int:
-    opts = timing.parse_args(__doc__, argv)
+    extra = argparse.ArgumentParser(add_help=False)
+    extra.add_argument("--no-sweep", action="store_true")
+    extra.add_argument("--sweep-only", action="store_true")
+    sweep_opts, rest = extra.parse_known_args(argv)
+    opts = timing.parse_args(__doc__, rest)
 
     backends, skipped = timing.load_backends()
     if "numcu" not in backends:
@@ -93,32 +179,31 @@ def main(argv=None) -> int:
     print(timing.banner(timing.device_name(backends), timing.versions(backends)), flush=True)
 
     rng = np.random.default_rng(0)
+    sweep_results, sweep_table = {}, ""
+    if not sweep_opts.no_sweep:
+        sweep_results, sweep_table = sweep(backends, np.random.default_rng(1), opts)
     results: dict[str, dict[str, float]] = {}
-    for case, (_, shape, _, _) in CASES.items():
-        host = rng.standard_normal(shape, dtype=np.float32)
-        results[case] = {}
-        for name, backend in backends.items():
-            x = to_device(backend, host)
-            op = make_ops(backend)[case]
-            per_call = timing.per_call_back_to_back(
-                lambda op=op, x=x: op(x),
-                backend.synchronize,
-                opts.min_time,
-                opts.repeats,
-                opts.k_max,
-            )
-            results[case][name] = per_call.seconds
-            del x
+    cases = {} if sweep_opts.sweep_only else CASES
+    for case, (_, shape, _, _) in cases.items():
+        host = host_input(rng, case, shape)
+        ops = {name: make_ops(backend)[case] for name, backend in backends.items()}
+        results[case] = measure(backends, host, ops, opts)
         print(f"measured {case}", file=sys.stderr, flush=True)
 
     if opts.json:
-        timing.write_json(opts.json, {"seconds_per_call": results, "absent": skipped})
+        report = {"seconds_per_call": results, "sweep_seconds_per_call": sweep_results}
+        timing.write_json(opts.json, {**report, "absent": skipped})
+    if sweep_table:
+        print()
+        print(sweep_table)
+    if not cases:
+        return 0
 
     names = list(backends)
     others = [n for n in names if n != "numcu"]
     header = ["work", *names, *(f"vs {n}" for n in others), "unit"]
     rows = []
-    for case, (title, shape, per_element, unit) in CASES.items():
+    for case, (title, shape, per_element, unit) in cases.items():
         n = int(np.prod(shape))
         row = [title]
         for name in names:

@@ -260,16 +260,22 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def parse_args(
-    doc: str, argv: Sequence[str] | None, quick_help: str = "fewer repeats"
+    doc: str,
+    argv: Sequence[str] | None,
+    quick_help: str = "fewer repeats",
+    more: Callable[[argparse.ArgumentParser], None] | None = None,
 ) -> argparse.Namespace:
     """Parse ``--quick`` and ``--json PATH``; the result also carries the timing settings.
 
     ``min_time`` (seconds per back-to-back measurement), ``repeats`` and ``k_max`` are set
-    from --quick. ``doc``'s first line describes the script in ``--help``.
+    from --quick. ``doc``'s first line describes the script in ``--help``; ``more`` adds a
+    script's own options to the parser.
     """
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=quick_help)
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    if more is not None:
+        more(parser)
     opts = parser.parse_args(argv)
     opts.min_time = MIN_TIME_QUICK if opts.quick else MIN_TIME
     opts.repeats = REPEATS_QUICK if opts.quick else REPEATS

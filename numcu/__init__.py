@@ -39,6 +39,9 @@ full_like = _core.full_like
 arange = _core.arange
 linspace = _core.linspace
 build_info = _core.build_info
+set_num_threads = _core.set_num_threads
+get_num_threads = _core.get_num_threads
+threading_info = _core.threading_info
 dtypes = _core.dtypes
 
 from . import cuda  # noqa: E402
@@ -67,12 +70,15 @@ __all__ = [
     "from_dlpack",
     "full",
     "full_like",
+    "get_num_threads",
     "include_path",
     "linspace",
     "mul",
     "ndarray",
     "ones",
     "ones_like",
+    "set_num_threads",
+    "threading_info",
     "where",
     "zeros",
     "zeros_like",

@@ -1,6 +1,8 @@
 // The creation functions: numcu.empty, zeros, ones, full, their *_like forms, arange and
-// linspace. Arrays go to a GPU (device or managed memory) or to the host (a NumPy array for
-// device='cpu', in page-locked memory for memory='pinned').
+// linspace. Arrays go to a GPU (device or managed memory) or to the host (a NumPy array, in
+// page-locked memory for memory='pinned'). Without device=, an array goes to numcu's default
+// device (the current GPU, or the host when none can be used), and a *_like array goes where
+// its model is, as NumPy's *_like give NumPy arrays.
 #include <pybind11/numpy.h>
 
 #include <cmath>
@@ -59,7 +61,12 @@ Target target_of(const char* fname, py::handle device, py::handle stream, py::ha
     throw_value_error(std::string(fname) +
                       ": memory='managed' arrays live on a GPU; device='cpu' cannot have them");
   }
-  t.ex = destination(fname, req, follow);
+  DeviceRequest where = req;
+  // Managed memory belongs to a GPU: asking for it asks for one.
+  if (t.memory == MemoryRequest::managed && where.kind == DeviceRequest::Kind::automatic) {
+    where.kind = DeviceRequest::Kind::cuda;
+  }
+  t.ex = destination(fname, where, follow);
   return t;
 }
 
@@ -133,7 +140,7 @@ py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py
                                            : DType::float64;
   checked::check_shape(fname, shape.data(), static_cast<int>(shape.size()), dtype);
   if (has_value) check_weak_int(v, dtype, fname);
-  const Target t = target_of(fname, device, stream, memory, kHost);
+  const Target t = target_of(fname, device, stream, memory, kDefaultDevice);
   const Created c = create(t, dtype, shape, nullptr);
   if (has_value) fill(t, c, v, fname);
   finish(t, c);
@@ -292,7 +299,7 @@ py::object arange(py::handle start_obj, py::handle stop_obj, py::handle step_obj
     store_as(next, dtype, p.b, fname);
   }
   checked::check_shape(fname, &length, 1, dtype);
-  const Target t = target_of(fname, device, stream, memory, kHost);
+  const Target t = target_of(fname, device, stream, memory, kDefaultDevice);
   const Created c = create(t, dtype, {length}, nullptr);
   run_sequence(t, c.view, dtype, p);
   finish(t, c);
@@ -415,7 +422,7 @@ py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_ob
     }
   });
 
-  const Target t = target_of(fname, device, stream, memory, kHost);
+  const Target t = target_of(fname, device, stream, memory, kDefaultDevice);
   const Created c = create(t, want, {static_cast<std::int64_t>(num)}, nullptr);
   if (num > 0) {
     if (want == dt) {
@@ -441,7 +448,8 @@ py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_ob
 
 const char* kCreationParams = R"doc(
 device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-    The GPU (the current one by default), or 'cpu' for a NumPy array.
+    'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+    the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
 stream : optional
     The CUDA stream the work is queued on; by default the current stream.
 memory : {'device', 'managed', 'pinned'}
@@ -536,8 +544,9 @@ dtype : optional)doc");
 Parameters
 ----------
 a : array_like
-    Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-    are the defaults. The result is on `a`'s GPU when `a` is a device array.
+    Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+    place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+    device array.
 dtype : optional
     Overrides the dtype.
 shape : int or sequence of ints, optional

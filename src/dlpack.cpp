@@ -5,6 +5,7 @@
 #include <string>
 
 #include "elementwise_call.hpp"
+#include "fastcall.hpp"
 #include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
@@ -83,6 +84,78 @@ int small_index(py::handle item) {
   return overflow == 0 && value >= 0 && value <= 0x7fffffff ? static_cast<int>(value) : -1;
 }
 
+[[noreturn]] void version_unsupported(const char* fname, const dl::PackVersion& v) {
+  throw_value_error(std::string(fname) + ": DLPack version " + std::to_string(v.major) + "." +
+                    std::to_string(v.minor) + " is not supported (1.x is)");
+}
+
+// t's array into op.view and op.kind (op.view.readonly already holds the tensor's flag), with every
+// check numcu makes of an array it did not allocate; ValueError/TypeError naming fname otherwise.
+void take_tensor(const dl::Tensor& tensor, const char* fname, Role role, Operand& op) {
+  const dl::Tensor* t = &tensor;
+  const int type = t->device.device_type;
+  const bool on_gpu = type == dl::kCUDA || type == dl::kCUDAManaged;
+  if (!on_gpu && type != dl::kCPU && type != dl::kCUDAHost) {
+    throw_value_error(std::string(fname) + ": DLPack device type " + std::to_string(type) +
+                      " is neither the CPU nor CUDA");
+  }
+  auto malformed = [&](const std::string& what) {
+    throw_value_error(std::string(fname) + ": malformed DLPack tensor: " + what);
+  };
+  if (on_gpu && t->device.device_id < 0) {
+    malformed("device id " + std::to_string(t->device.device_id));
+  }
+  DType dtype;
+  if (!dtype_from_dl(t->dtype, &dtype)) {
+    throw_type_error(std::string(fname) + ": unsupported dtype " + dl_type_text(t->dtype));
+  }
+  if (t->ndim < 0 || t->ndim > kMaxDims) {
+    throw_value_error(std::string(fname) + ": DLPack tensor with " + std::to_string(t->ndim) +
+                      " dimensions");
+  }
+  if (t->ndim > 0 && t->shape == nullptr) malformed("null shape");
+  ArrayView& v = op.view;
+  v.dtype = dtype;
+  v.ndim = t->ndim;
+  std::copy(t->shape, t->shape + v.ndim, v.shape);
+  if (checked::shape_status(v.shape, v.ndim, itemsize(dtype)) != checked::ShapeStatus::ok) {
+    malformed(checked::shape_problem(v));
+  }
+  const int size = itemsize(dtype);
+  if (t->strides == nullptr) {
+    checked::c_strides(v);
+  } else {
+    for (int d = 0; d < v.ndim; ++d) {
+      if (!checked::mul(t->strides[d], size, v.strides[d])) {
+        malformed("strides (in elements) too large for 64-bit byte strides");
+      }
+    }
+  }
+  const auto base = reinterpret_cast<std::uintptr_t>(t->data);
+  if (t->byte_offset > static_cast<std::uint64_t>(checked::kMaxBytes) ||
+      base > UINTPTR_MAX - t->byte_offset) {
+    malformed("byte_offset " + std::to_string(t->byte_offset) + " runs past the address space");
+  }
+  v.data = reinterpret_cast<char*>(base + t->byte_offset);
+  // Kernels load typed elements from device memory: it must be aligned.
+  if (!checked::view_fits(v, on_gpu)) malformed(checked::view_problem(v, on_gpu));
+  if (t->data == nullptr && v.size() != 0) {
+    throw_value_error(std::string(fname) + ": DLPack tensor has a null data pointer for " +
+                      std::to_string(v.size()) + " elements");
+  }
+  if (on_gpu) {
+    op.kind = Operand::Kind::device;
+    v.device = t->device.device_id;
+  } else {
+    op.kind = Operand::Kind::host;
+    v.device = kHost;
+  }
+  if (role == Role::output && v.readonly) {
+    throw_value_error(std::string(fname) + ": out is read-only");
+  }
+  if (!on_gpu) align_host_elements(op, fname, role);
+}
+
 }  // namespace
 
 bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
@@ -126,11 +199,7 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
     auto* m = static_cast<dl::ManagedTensorVersioned*>(PyCapsule_GetPointer(cap, kVersionedName));
     PyCapsule_SetName(cap, "used_dltensor_versioned");
     op.keepalive = owner_of(m);
-    if (m->version.major != 1) {
-      throw_value_error(std::string(fname) + ": DLPack version " +
-                        std::to_string(m->version.major) + "." + std::to_string(m->version.minor) +
-                        " is not supported (1.x is)");
-    }
+    if (m->version.major != 1) version_unsupported(fname, m->version);
     op.view.readonly = (m->flags & dl::kFlagReadOnly) != 0;
     t = &m->dl_tensor;
   } else if (PyCapsule_IsValid(cap, kLegacyName)) {
@@ -142,63 +211,14 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
     throw_value_error(std::string(fname) +
                       ": __dlpack__ did not return a 'dltensor' or 'dltensor_versioned' capsule");
   }
-  auto malformed = [&](const std::string& what) {
-    throw_value_error(std::string(fname) + ": malformed DLPack tensor: " + what);
-  };
   if (t->device.device_type != type || t->device.device_id != id) {
-    malformed("its device (" + std::to_string(t->device.device_type) + ", " +
-              std::to_string(t->device.device_id) + ") is not the one __dlpack_device__ gave (" +
-              std::to_string(type) + ", " + std::to_string(id) + ")");
+    throw_value_error(std::string(fname) + ": malformed DLPack tensor: its device (" +
+                      std::to_string(t->device.device_type) + ", " +
+                      std::to_string(t->device.device_id) +
+                      ") is not the one __dlpack_device__ gave (" + std::to_string(type) + ", " +
+                      std::to_string(id) + ")");
   }
-  DType dtype;
-  if (!dtype_from_dl(t->dtype, &dtype)) {
-    throw_type_error(std::string(fname) + ": unsupported dtype " + dl_type_text(t->dtype));
-  }
-  if (t->ndim < 0 || t->ndim > kMaxDims) {
-    throw_value_error(std::string(fname) + ": DLPack tensor with " + std::to_string(t->ndim) +
-                      " dimensions");
-  }
-  if (t->ndim > 0 && t->shape == nullptr) malformed("null shape");
-  ArrayView& v = op.view;
-  v.dtype = dtype;
-  v.ndim = t->ndim;
-  std::copy(t->shape, t->shape + v.ndim, v.shape);
-  if (checked::shape_status(v.shape, v.ndim, itemsize(dtype)) != checked::ShapeStatus::ok) {
-    malformed(checked::shape_problem(v));
-  }
-  const int size = itemsize(dtype);
-  if (t->strides == nullptr) {
-    checked::c_strides(v);
-  } else {
-    for (int d = 0; d < v.ndim; ++d) {
-      if (!checked::mul(t->strides[d], size, v.strides[d])) {
-        malformed("strides (in elements) too large for 64-bit byte strides");
-      }
-    }
-  }
-  const auto base = reinterpret_cast<std::uintptr_t>(t->data);
-  if (t->byte_offset > static_cast<std::uint64_t>(checked::kMaxBytes) ||
-      base > UINTPTR_MAX - t->byte_offset) {
-    malformed("byte_offset " + std::to_string(t->byte_offset) + " runs past the address space");
-  }
-  v.data = reinterpret_cast<char*>(base + t->byte_offset);
-  // Kernels load typed elements from device memory: it must be aligned.
-  if (!checked::view_fits(v, on_gpu)) malformed(checked::view_problem(v, on_gpu));
-  if (t->data == nullptr && v.size() != 0) {
-    throw_value_error(std::string(fname) + ": DLPack tensor has a null data pointer for " +
-                      std::to_string(v.size()) + " elements");
-  }
-  if (on_gpu) {
-    op.kind = Operand::Kind::device;
-    v.device = id;
-  } else {
-    op.kind = Operand::Kind::host;
-    v.device = kHost;
-  }
-  if (role == Role::output && v.readonly) {
-    throw_value_error(std::string(fname) + ": out is read-only");
-  }
-  if (!on_gpu) align_host_elements(op, fname, role);
+  take_tensor(*t, fname, role, op);
   return true;
 }
 
@@ -220,6 +240,58 @@ void release(ExportContext* ctx) {
   PyGILState_STATE state = PyGILState_Ensure();
   delete ctx;
   PyGILState_Release(state);
+}
+
+// The DLTensor describing `a` (strides in elements), pointing at `shape` and `strides`; a
+// BufferError naming fname when a stride is not a whole number of elements, which DLPack cannot
+// describe.
+dl::Tensor describe(const NdArray& a, const std::int64_t* shape, std::int64_t* strides,
+                    const char* fname) {
+  const ArrayView& e = a.view();
+  const int size = itemsize(e.dtype);
+  for (int d = 0; d < e.ndim; ++d) {
+    if (e.strides[d] % size != 0) {
+      PyErr_SetString(PyExc_BufferError,
+                      (std::string(fname) + ": strides " + shape_str(e.strides, e.ndim) +
+                       " are not whole numbers of " + std::to_string(size) +
+                       "-byte elements, which DLPack cannot describe")
+                          .c_str());
+      throw py::error_already_set();
+    }
+    strides[d] = e.strides[d] / size;
+  }
+  dl::Tensor t;
+  t.data = e.data;
+  t.device = dl::Device{dl::kCUDA, e.device};
+  t.ndim = e.ndim;
+  t.dtype = dl_from_dtype(e.dtype);
+  t.shape = const_cast<std::int64_t*>(shape);
+  t.strides = strides;
+  t.byte_offset = 0;
+  return t;
+}
+
+// An export of `array` (both the versioned and the legacy struct filled in, deleting the context
+// when called); `copied`: the array is a copy made for the consumer.
+ExportContext* new_export(NdArray array, bool copied, const char* fname) {
+  auto ctx = std::make_unique<ExportContext>();
+  ctx->array = std::move(array);
+  const ArrayView& e = ctx->array.view();
+  std::copy(e.shape, e.shape + e.ndim, ctx->shape);
+  const dl::Tensor t = describe(ctx->array, ctx->shape, ctx->strides, fname);
+  ctx->versioned.version = dl::PackVersion{1, 0};
+  ctx->versioned.manager_ctx = ctx.get();
+  ctx->versioned.deleter = [](dl::ManagedTensorVersioned* m) {
+    release(static_cast<ExportContext*>(m->manager_ctx));
+  };
+  ctx->versioned.flags = (e.readonly ? dl::kFlagReadOnly : 0) | (copied ? dl::kFlagIsCopied : 0);
+  ctx->versioned.dl_tensor = t;
+  ctx->legacy.manager_ctx = ctx.get();
+  ctx->legacy.deleter = [](dl::ManagedTensor* m) {
+    release(static_cast<ExportContext*>(m->manager_ctx));
+  };
+  ctx->legacy.dl_tensor = t;
+  return ctx.release();
 }
 
 }  // namespace
@@ -299,38 +371,17 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
       }
     }
   }
-  auto* ctx = new ExportContext();
-  const bool copied = !copy.is_none() && PyObject_IsTrue(copy.ptr()) == 1;
-  if (copied) {
+  ExportContext* ctx;
+  if (!copy.is_none() && PyObject_IsTrue(copy.ptr()) == 1) {
     cuda::activate(v.device);
-    ctx->array = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, a.last_stream());
-    copy_into(ctx->array.view(), v, a.last_stream(), fname);
+    NdArray copied = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, a.last_stream());
+    copy_into(copied.view(), v, a.last_stream(), fname);
+    ctx = new_export(std::move(copied), true, fname);
   } else {
-    ctx->array = a;
+    ctx = new_export(a, false, fname);
   }
-  const ArrayView& e = ctx->array.view();
-  const int size = itemsize(e.dtype);
-  for (int d = 0; d < e.ndim; ++d) {
-    ctx->shape[d] = e.shape[d];
-    ctx->strides[d] = e.strides[d] / size;
-  }
-  dl::Tensor t;
-  t.data = e.data;
-  t.device = dl::Device{dl::kCUDA, e.device};
-  t.ndim = e.ndim;
-  t.dtype = dl_from_dtype(e.dtype);
-  t.shape = ctx->shape;
-  t.strides = ctx->strides;
-  t.byte_offset = 0;
   PyObject* cap;
   if (versioned) {
-    ctx->versioned.version = dl::PackVersion{1, 0};
-    ctx->versioned.manager_ctx = ctx;
-    ctx->versioned.deleter = [](dl::ManagedTensorVersioned* m) {
-      release(static_cast<ExportContext*>(m->manager_ctx));
-    };
-    ctx->versioned.flags = (e.readonly ? dl::kFlagReadOnly : 0) | (copied ? dl::kFlagIsCopied : 0);
-    ctx->versioned.dl_tensor = t;
     cap = PyCapsule_New(&ctx->versioned, kVersionedName, [](PyObject* c) {
       if (PyCapsule_IsValid(c, kVersionedName)) {
         auto* m = static_cast<dl::ManagedTensorVersioned*>(PyCapsule_GetPointer(c, kVersionedName));
@@ -338,11 +389,6 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
       }
     });
   } else {
-    ctx->legacy.manager_ctx = ctx;
-    ctx->legacy.deleter = [](dl::ManagedTensor* m) {
-      release(static_cast<ExportContext*>(m->manager_ctx));
-    };
-    ctx->legacy.dl_tensor = t;
     cap = PyCapsule_New(&ctx->legacy, kLegacyName, [](PyObject* c) {
       if (PyCapsule_IsValid(c, kLegacyName)) {
         auto* m = static_cast<dl::ManagedTensor*>(PyCapsule_GetPointer(c, kLegacyName));
@@ -356,5 +402,259 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
   }
   return py::reinterpret_steal<py::object>(cap);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The C exchange API: numcu as a consumer of other producers' tables, and its own table.
+
+namespace {
+
+// The oldest table layout numcu reads: the exchange table first appeared in DLPack 1.2, with the
+// layout 1.3 keeps (1.3 moved it into the capsule numcu looks for).
+constexpr std::uint32_t kOldestExchangeMinor = 2;
+// How far numcu follows a table's chain of older versions.
+constexpr int kMaxExchangeChain = 8;
+
+}  // namespace
+
+const dl::ExchangeAPI* usable_exchange_api(PyObject* capsule) {
+  if (capsule == nullptr || !PyCapsule_IsValid(capsule, dl::kExchangeCapsuleName)) return nullptr;
+  auto* header = static_cast<const dl::ExchangeAPIHeader*>(
+      PyCapsule_GetPointer(capsule, dl::kExchangeCapsuleName));
+  // Only the header is common to every major version: a table of another major version is
+  // read no further than its version and its link to an older table.
+  for (int k = 0; header != nullptr && header->version.major != 1; ++k) {
+    header = k < kMaxExchangeChain ? header->prev_api : nullptr;
+  }
+  if (header == nullptr || header->version.minor < kOldestExchangeMinor) return nullptr;
+  const auto* api = reinterpret_cast<const dl::ExchangeAPI*>(header);
+  if (api->managed_tensor_from_py_object_no_sync == nullptr ||
+      api->current_work_stream == nullptr) {
+    return nullptr;
+  }
+  return api;
+}
+
+bool intake_exchange(const dl::ExchangeAPI* api, py::handle obj, const char* fname, Role role,
+                     Operand& op) {
+  dl::Tensor view;
+  const dl::Tensor* t = &view;
+  if (api->dltensor_from_py_object_no_sync != nullptr) {
+    if (api->dltensor_from_py_object_no_sync(obj.ptr(), &view) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    // The view's data lives as long as the object, which the operand holds for the call; its
+    // shape and strides are copied below.
+    op.keepalive = py::reinterpret_borrow<py::object>(obj);
+  } else {
+    dl::ManagedTensorVersioned* m = nullptr;
+    if (api->managed_tensor_from_py_object_no_sync(obj.ptr(), &m) != 0 || m == nullptr) {
+      PyErr_Clear();
+      return false;
+    }
+    op.keepalive = owner_of(m);
+    if (m->version.major != 1) version_unsupported(fname, m->version);
+    op.view.readonly = (m->flags & dl::kFlagReadOnly) != 0;
+    t = &m->dl_tensor;
+  }
+  take_tensor(*t, fname, role, op);
+  if (op.kind == Operand::Kind::device) {
+    void* current = nullptr;
+    if (api->current_work_stream(t->device.device_type, t->device.device_id, &current) != 0) {
+      if (PyErr_Occurred()) throw py::error_already_set();
+      throw_value_error(std::string(fname) +
+                        ": the DLPack producer's current_work_stream failed for device " +
+                        std::to_string(t->device.device_id));
+    }
+    // The producer's data is ready on its current stream: the work joins it (a no-op when numcu
+    // queues on that stream too). 0 and 1 both name the legacy default stream.
+    const auto h = reinterpret_cast<std::uintptr_t>(current);
+    op.has_producer_stream = true;
+    op.producer_stream = h <= 1 ? nullptr
+                         : h == 2
+                             ? current
+                             : foreign_stream(h, fname, "the DLPack producer's current stream");
+  }
+  return true;
+}
+
+namespace {
+
+constexpr const char* kExchangeName = "numcu.ndarray.__dlpack_c_exchange_api__";
+
+ExchangeCounts g_exchange_counts;
+
+// Runs body, turning a C++ exception into a Python error and -1: the table is called from C.
+template <class Body>
+int exchange_call(Body&& body) noexcept {
+  try {
+    body();
+    return 0;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const Error& e) {
+    set_python_error(e);
+  } catch (const std::bad_alloc&) {
+    PyErr_SetString(PyExc_MemoryError, "numcu: out of host memory");
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return -1;
+}
+
+[[noreturn]] void buffer_error(const std::string& what) {
+  PyErr_SetString(PyExc_BufferError, (std::string(kExchangeName) + ": " + what).c_str());
+  throw py::error_already_set();
+}
+
+const NdArray& exchanged_array(void* py_object, const char* function) {
+  py::handle obj(static_cast<PyObject*>(py_object));
+  const NdArray* a = obj ? ndarray_of(obj) : nullptr;
+  if (a == nullptr) {
+    throw_type_error(std::string(kExchangeName) + ": " + function + " takes a numcu.ndarray, not " +
+                     (obj ? Py_TYPE(obj.ptr())->tp_name : "NULL"));
+  }
+  return *a;
+}
+
+int exchange_view(void* py_object, dl::Tensor* out) {
+  return exchange_call([&] {
+    const NdArray& a = exchanged_array(py_object, "dltensor_from_py_object_no_sync");
+    const ArrayView& v = a.view();
+    // A view carries no read-only flag: read-only arrays cross only in owning exports.
+    if (v.readonly) {
+      buffer_error("a read-only array has no non-owning view (its owning export says read-only)");
+    }
+    std::int64_t* strides = a.element_strides();
+    if (strides == nullptr) {
+      buffer_error("strides " + shape_str(v.strides, v.ndim) + " are not whole numbers of " +
+                   std::to_string(itemsize(v.dtype)) + "-byte elements");
+    }
+    out->data = v.data;
+    out->device = dl::Device{dl::kCUDA, v.device};
+    out->ndim = v.ndim;
+    out->dtype = dl_from_dtype(v.dtype);
+    out->shape = const_cast<std::int64_t*>(v.shape);
+    out->strides = strides;
+    out->byte_offset = 0;
+    ++g_exchange_counts.views;
+  });
+}
+
+int exchange_export(void* py_object, dl::ManagedTensorVersioned** out) {
+  return exchange_call([&] {
+    const NdArray& a = exchanged_array(py_object, "managed_tensor_from_py_object_no_sync");
+    *out = &new_export(a, false, kExchangeName)->versioned;
+    ++g_exchange_counts.exports;
+  });
+}
+
+int exchange_import(dl::ManagedTensorVersioned* tensor, void** out_py_object) {
+  return exchange_call([&] {
+    if (tensor == nullptr) throw_value_error(std::string(kExchangeName) + ": a null tensor");
+    // numcu owns the tensor from here, whatever happens: the owner calls its deleter.
+    py::object owner = owner_of(tensor);
+    if (tensor->version.major != 1) version_unsupported(kExchangeName, tensor->version);
+    const int type = tensor->dl_tensor.device.device_type;
+    if (type != dl::kCUDA && type != dl::kCUDAManaged) {
+      buffer_error("a numcu.ndarray holds CUDA memory, not memory of DLPack device type " +
+                   std::to_string(type));
+    }
+    Operand op;
+    op.view.readonly = (tensor->flags & dl::kFlagReadOnly) != 0;
+    take_tensor(tensor->dl_tensor, kExchangeName, Role::input, op);
+    py::object array = py::cast(NdArray::wrap(op.view, std::move(owner)));
+    *out_py_object = array.release().ptr();
+    ++g_exchange_counts.imports;
+  });
+}
+
+const char* error_kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::type_error:
+      return "TypeError";
+    case ErrorKind::value_error:
+      return "ValueError";
+    case ErrorKind::overflow_error:
+      return "OverflowError";
+    case ErrorKind::out_of_memory:
+      return "MemoryError";
+    default:
+      return "RuntimeError";
+  }
+}
+
+int exchange_allocate(dl::Tensor* prototype, dl::ManagedTensorVersioned** out, void* error_ctx,
+                      void (*set_error)(void* error_ctx, const char* kind, const char* message)) {
+  // The caller may not hold the GIL; numcu's stream bookkeeping needs it.
+  const PyGILState_STATE gil = PyGILState_Ensure();
+  int status = -1;
+  try {
+    const std::string fname = std::string(kExchangeName) + " managed_tensor_allocator";
+    if (prototype == nullptr || out == nullptr) {
+      throw_value_error(fname + ": a null prototype or output");
+    }
+    if (prototype->device.device_type != dl::kCUDA) {
+      throw_value_error(fname + ": numcu allocates CUDA memory, not memory of DLPack device type " +
+                        std::to_string(prototype->device.device_type));
+    }
+    DType dtype;
+    if (!dtype_from_dl(prototype->dtype, &dtype)) {
+      throw_type_error(fname + ": unsupported dtype " + dl_type_text(prototype->dtype));
+    }
+    if (prototype->ndim < 0 || prototype->ndim > kMaxDims ||
+        (prototype->ndim > 0 && prototype->shape == nullptr)) {
+      throw_value_error(fname + ": a shape of " + std::to_string(prototype->ndim) + " dimensions" +
+                        (prototype->shape == nullptr ? " (null)" : ""));
+    }
+    checked::check_shape(fname.c_str(), prototype->shape, prototype->ndim, dtype);
+    const int device = prototype->device.device_id;
+    cuda::activate(device);
+    NdArray a =
+        NdArray::empty(dtype, prototype->ndim, prototype->shape, device, cuda::current_stream());
+    *out = &new_export(std::move(a), false, fname.c_str())->versioned;
+    ++g_exchange_counts.allocations;
+    status = 0;
+  } catch (py::error_already_set& e) {
+    set_error(error_ctx, "RuntimeError", e.what());
+  } catch (const Error& e) {
+    set_error(error_ctx, error_kind_name(e.kind()), e.what());
+  } catch (const std::bad_alloc&) {
+    set_error(error_ctx, "MemoryError", "numcu: out of host memory");
+  } catch (const std::exception& e) {
+    set_error(error_ctx, "RuntimeError", e.what());
+  }
+  PyGILState_Release(gil);
+  return status;
+}
+
+int exchange_stream(std::int32_t device_type, std::int32_t /*device_id*/, void** out_stream) {
+  if (out_stream == nullptr) {
+    PyErr_SetString(PyExc_ValueError,
+                    (std::string(kExchangeName) + ": current_work_stream needs an output").c_str());
+    return -1;
+  }
+  // The stream numcu queues on in this thread; numcu has no per-device streams.
+  const bool cuda = device_type == dl::kCUDA || device_type == dl::kCUDAManaged;
+  *out_stream = cuda ? cuda::current_stream() : nullptr;
+  return 0;
+}
+
+// numcu publishes the table of DLPack 1.3.
+dl::ExchangeAPI g_exchange_api = {
+    {{1, 3}, nullptr}, exchange_allocate, exchange_export,
+    exchange_import,   exchange_view,     exchange_stream,
+};
+
+}  // namespace
+
+py::object exchange_api_capsule() {
+  return py::reinterpret_steal<py::object>(
+      PyCapsule_New(&g_exchange_api, dl::kExchangeCapsuleName, nullptr));
+}
+
+const ExchangeCounts& exchange_counts() { return g_exchange_counts; }
 
 }  // namespace numcu::python

@@ -109,13 +109,15 @@ void run_fill(const Exec& ex, const ArrayView& dst, const Operand& value, const 
 Exec destination(const char* fname, const DeviceRequest& req, int follow) {
   Exec ex;
   if (req.kind == DeviceRequest::Kind::cpu) return ex;
-  if (!cuda::is_available()) {
+  if (req.kind == DeviceRequest::Kind::automatic) {
+    if (follow == kHost || (follow == kDefaultDevice && !cuda::is_available())) return ex;
+  } else if (!cuda::is_available()) {
     throw Error(
         ErrorKind::cuda_unavailable,
         std::string(fname) + ": no CUDA device is available (" + cuda::unavailable_reason() + ")");
   }
   ex.gpu = true;
-  ex.device = req.device >= 0 ? req.device : follow != kHost ? follow : cuda::current_device();
+  ex.device = req.device >= 0 ? req.device : follow >= 0 ? follow : cuda::current_device();
   ex.stream = req.has_stream ? req.stream : cuda::current_stream();
   return ex;
 }

@@ -82,10 +82,16 @@ ArrayView unaliased(Scratch& scratch, const Exec& ex, const ArrayView& out, cons
 Exec place(const char* fname, const Operand* const* operands, int count, const DeviceRequest& req,
            bool prefetch = true);
 
-// Where a new array goes (creation functions, asarray): the host for device='cpu', else a GPU:
-// the one named, or `follow` (the device of the array the call is about; kHost: none), or the
-// current one; and the requested or current stream. Raises cuda_unavailable without a GPU.
-Exec destination(const char* fname, const DeviceRequest& req, int follow = kHost);
+// `follow` for destination(): no array to follow, so numcu's default device (the current GPU
+// when one can be used, else the host).
+constexpr int kDefaultDevice = -2;
+
+// Where a new array goes (creation functions, asarray), and on which stream (the requested or
+// the current one). device='cpu': the host. A GPU named (device='cuda', 'cuda:N', N): that GPU,
+// or else `follow` when it is a GPU, or else the current one; raises cuda_unavailable without
+// a GPU. No device named: `follow`, the device of the array the call is about (kHost for host
+// data, as NumPy's *_like give NumPy arrays), or kDefaultDevice.
+Exec destination(const char* fname, const DeviceRequest& req, int follow = kDefaultDevice);
 
 // Managed memory that work on ex's GPU is about to use, migrated there first on ex.stream.
 void prefetch(const Exec& ex, const DeviceAllocation* allocation, const ArrayView& view);

@@ -459,53 +459,122 @@ Operand intake(py::handle obj, const char* fname, Role role) {
   return op;
 }
 
-void intake_into(Operand& op, py::handle obj, const char* fname, Role role) {
-  if (const NdArray* array = ndarray_of(obj)) {
-    const NdArray& a = *array;
-    op.view = a.view();
-    op.kind = Operand::Kind::device;
-    op.allocation = a.allocation();
-    if (role == Role::output && op.view.readonly) {
-      throw_value_error(std::string(fname) + ": out is read-only");
-    }
-    op.keepalive = py::reinterpret_borrow<py::object>(obj);
-    return;
-  }
-  if (role == Role::input && intake_python_scalar(obj, fname, op)) return;
-  // NumPy arrays go straight to the buffer protocol; anything else is asked for
-  // __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
-  static PyTypeObject* numpy_ndarray = reinterpret_cast<PyTypeObject*>(
-      py::object(py::module_::import("numpy").attr("ndarray")).release().ptr());
-  if (Py_TYPE(obj.ptr()) != numpy_ndarray) {
-    PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
-    if (cai) {
-      py::object holder = py::reinterpret_steal<py::object>(cai);
-      if (PyDict_Check(cai) && PyDict_GetItemString(cai, "stream") == nullptr) {
-        // An interface without 'stream' (version 2) says nothing of the stream its data is
-        // written on. PyTorch's is its current stream, read directly (fast); other objects
-        // that also speak DLPack, whose __dlpack__(stream=) orders the producer's work before
-        // numcu's stream, take that route.
-        if (PyObject* query = torch_stream_query(obj)) {
-          intake_cai(obj, holder, fname, role, op);
-          if (op.view.data != nullptr) {
-            op.has_producer_stream = true;
-            op.producer_stream = torch_current_stream(query, op.view.device);
-          }
-          return;
-        }
-        if (PyObject_HasAttrString(obj.ptr(), "__dlpack__") &&
-            intake_dlpack(obj, fname, role, op)) {
-          return;
-        }
-      }
-      intake_cai(obj, holder, fname, role, op);
-      return;
-    }
-    PyErr_Clear();
-    if (intake_dlpack(obj, fname, role, op)) return;
-  }
-  if (intake_buffer(obj, fname, role, op)) return;
+namespace {
 
+// How objects of one Python type come in, decided at the type's first sight, so that later
+// objects of it go straight to their fastest route and pay no failed lookups for interfaces the
+// type lacks. Every route still checks each object and falls back where the object declines.
+enum class Route : std::uint8_t {
+  numpy,     // numpy.ndarray: the buffer protocol
+  exchange,  // DLPack's C exchange table (type(x).__dlpack_c_exchange_api__)
+  general,   // __cuda_array_interface__, then __dlpack__, the buffer protocol, numpy.asarray
+};
+
+struct TypeRoute {
+  PyTypeObject* type = nullptr;  // a reference is held: the address names no other type
+  unsigned int version = 0;      // the type's version tag when decided (0: none was assigned)
+  Route route = Route::general;
+  PyObject* capsule = nullptr;  // the exchange table's capsule, held
+  const dl::ExchangeAPI* api = nullptr;
+};
+
+// A handful of types covers a program (the GIL guards the table); more only cost a decision.
+constexpr int kCachedRoutes = 8;
+TypeRoute g_routes[kCachedRoutes];
+int g_next_route = 0;
+
+PyTypeObject* numpy_ndarray_type() {
+  static PyTypeObject* type = reinterpret_cast<PyTypeObject*>(
+      py::object(py::module_::import("numpy").attr("ndarray")).release().ptr());
+  return type;
+}
+
+// Whether a decision still holds: CPython gives a type a new version tag when its attributes
+// change (an exchange table installed after the fact, say), and such a type is decided again.
+bool route_current(const TypeRoute& r, PyTypeObject* type) {
+  if (r.version == 0) return true;
+#ifdef Py_TPFLAGS_VALID_VERSION_TAG
+  if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) return false;
+#endif
+  return type->tp_version_tag == r.version;
+}
+
+TypeRoute decide_route(PyTypeObject* type) {
+  TypeRoute r;
+  r.type = type;
+  if (type == numpy_ndarray_type()) {
+    r.route = Route::numpy;
+  } else {
+    // Looked up on the type, as the specification says (an instance attribute does not count).
+    PyObject* capsule =
+        PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__dlpack_c_exchange_api__");
+    if (capsule == nullptr) PyErr_Clear();
+    r.api = usable_exchange_api(capsule);
+    if (r.api != nullptr) {
+      r.route = Route::exchange;
+      r.capsule = capsule;
+    } else {
+      Py_XDECREF(capsule);
+    }
+  }
+  r.version = type->tp_version_tag;  // assigned by the lookup above where CPython can
+  return r;
+}
+
+const TypeRoute& route_of(PyTypeObject* type) {
+  int slot = -1;
+  for (int k = 0; k < kCachedRoutes; ++k) {
+    if (g_routes[k].type == type) {
+      if (route_current(g_routes[k], type)) return g_routes[k];
+      slot = k;
+      break;
+    }
+  }
+  TypeRoute decided = decide_route(type);  // may run Python code: the table is written after
+  if (slot < 0 || g_routes[slot].type != type) {
+    slot = g_next_route;
+    g_next_route = (g_next_route + 1) % kCachedRoutes;
+  }
+  const TypeRoute old = g_routes[slot];
+  Py_INCREF(type);
+  g_routes[slot] = decided;
+  Py_XDECREF(old.capsule);
+  Py_XDECREF(reinterpret_cast<PyObject*>(old.type));
+  return g_routes[slot];
+}
+
+// __cuda_array_interface__, then __dlpack__: false when the object has neither.
+bool intake_interfaces(Operand& op, py::handle obj, const char* fname, Role role) {
+  PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
+  if (cai) {
+    py::object holder = py::reinterpret_steal<py::object>(cai);
+    if (PyDict_Check(cai) && PyDict_GetItemString(cai, "stream") == nullptr) {
+      // An interface without 'stream' (version 2) says nothing of the stream its data is
+      // written on. PyTorch's is its current stream, read directly (fast); other objects
+      // that also speak DLPack, whose __dlpack__(stream=) orders the producer's work before
+      // numcu's stream, take that route.
+      if (PyObject* query = torch_stream_query(obj)) {
+        intake_cai(obj, holder, fname, role, op);
+        if (op.view.data != nullptr) {
+          op.has_producer_stream = true;
+          op.producer_stream = torch_current_stream(query, op.view.device);
+        }
+        return true;
+      }
+      if (PyObject_HasAttrString(obj.ptr(), "__dlpack__") && intake_dlpack(obj, fname, role, op)) {
+        return true;
+      }
+    }
+    intake_cai(obj, holder, fname, role, op);
+    return true;
+  }
+  PyErr_Clear();
+  return intake_dlpack(obj, fname, role, op);
+}
+
+// The buffer protocol, then whatever numpy.asarray makes of the object.
+void intake_host(Operand& op, py::handle obj, const char* fname, Role role) {
+  if (intake_buffer(obj, fname, role, op)) return;
   if (role == Role::output) {
     throw_type_error(std::string(fname) +
                      ": out must be an array (NumPy, numcu or any object "
@@ -524,6 +593,126 @@ void intake_into(Operand& op, py::handle obj, const char* fname, Role role) {
     throw_type_error(std::string(fname) + ": unsupported input of type " +
                      Py_TYPE(obj.ptr())->tp_name);
   }
+}
+
+// The routes intake takes, as named by numcu._core._intake_info.
+enum class Taken { numcu, scalar, exchange, interfaces, host };
+
+const char* taken_name(Taken t) {
+  switch (t) {
+    case Taken::numcu:
+      return "numcu";
+    case Taken::scalar:
+      return "scalar";
+    case Taken::exchange:
+      return "exchange";
+    case Taken::interfaces:
+      return "interfaces";
+    default:
+      return "host";
+  }
+}
+
+Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
+  if (const NdArray* array = ndarray_of(obj)) {
+    const NdArray& a = *array;
+    op.view = a.view();
+    op.kind = Operand::Kind::device;
+    op.allocation = a.allocation();
+    if (role == Role::output && op.view.readonly) {
+      throw_value_error(std::string(fname) + ": out is read-only");
+    }
+    op.keepalive = py::reinterpret_borrow<py::object>(obj);
+    return Taken::numcu;
+  }
+  if (role == Role::input && intake_python_scalar(obj, fname, op)) return Taken::scalar;
+  const TypeRoute& route = route_of(Py_TYPE(obj.ptr()));
+  const Route kind = route.route;
+  if (kind == Route::exchange && intake_exchange(route.api, obj, fname, role, op)) {
+    return Taken::exchange;
+  }
+  // NumPy arrays go straight to the buffer protocol; anything else is asked for
+  // __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
+  if (kind != Route::numpy && intake_interfaces(op, obj, fname, role)) return Taken::interfaces;
+  intake_host(op, obj, fname, role);
+  return Taken::host;
+}
+
+}  // namespace
+
+void intake_into(Operand& op, py::handle obj, const char* fname, Role role) {
+  intake_routed(op, obj, fname, role);
+}
+
+namespace {
+
+// numcu._core._intake_info(obj, route=None): what intake makes of obj, for tests that compare
+// routes. route: None (the route numcu takes), "exchange" (the type's C exchange table),
+// "interfaces" (__cuda_array_interface__, then __dlpack__) or "dlpack" (__dlpack__ only).
+py::dict intake_info(py::handle obj, py::handle route) {
+  const char* fname = "numcu._core._intake_info";
+  Operand op;
+  Taken taken;
+  const std::string name = route.is_none() ? "" : route.cast<std::string>();
+  if (name.empty()) {
+    taken = intake_routed(op, obj, fname, Role::input);
+  } else if (name == "exchange") {
+    py::object capsule = py::type::of(obj).attr("__dlpack_c_exchange_api__");
+    const dl::ExchangeAPI* api = usable_exchange_api(capsule.ptr());
+    if (api == nullptr) throw_value_error(std::string(fname) + ": no usable exchange table");
+    if (!intake_exchange(api, obj, fname, Role::input, op)) {
+      throw_value_error(std::string(fname) + ": the producer declined the object");
+    }
+    taken = Taken::exchange;
+  } else if (name == "interfaces" || name == "dlpack") {
+    const bool found = name == "dlpack" ? intake_dlpack(obj, fname, Role::input, op)
+                                        : intake_interfaces(op, obj, fname, Role::input);
+    if (!found) throw_value_error(std::string(fname) + ": the object has no such interface");
+    taken = Taken::interfaces;
+  } else {
+    throw_value_error(std::string(fname) + ": unknown route " + name);
+  }
+  const ArrayView& v = op.view;
+  py::dict d;
+  d["route"] = taken_name(taken);
+  d["kind"] = op.kind == Operand::Kind::device ? "device"
+              : op.kind == Operand::Kind::host ? "host"
+                                               : "scalar";
+  d["data"] = reinterpret_cast<std::uintptr_t>(v.data);
+  py::tuple shape(v.ndim), strides(v.ndim);
+  for (int k = 0; k < v.ndim; ++k) {
+    shape[k] = py::int_(v.shape[k]);
+    strides[k] = py::int_(v.strides[k]);
+  }
+  d["shape"] = shape;
+  d["strides"] = strides;
+  d["dtype"] = dtype_name(v.dtype);
+  d["device"] = v.device;
+  d["readonly"] = v.readonly;
+  d["stream"] = op.has_producer_stream
+                    ? py::object(py::int_(reinterpret_cast<std::uintptr_t>(op.producer_stream)))
+                    : py::object(py::none());
+  return d;
+}
+
+}  // namespace
+
+void bind_intake(py::module_& m) {
+  m.def("_intake_info", &intake_info, py::arg("obj"), py::arg("route") = py::none(),
+        "What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, "
+        "route): for tests. route: None (numcu's choice), 'exchange', 'interfaces' or 'dlpack'.");
+  m.def(
+      "_exchange_counts",
+      [] {
+        const ExchangeCounts& c = exchange_counts();
+        py::dict d;
+        d["views"] = c.views;
+        d["exports"] = c.exports;
+        d["imports"] = c.imports;
+        d["allocations"] = c.allocations;
+        return d;
+      },
+      "How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.");
 }
 
 }  // namespace numcu::python

@@ -69,8 +69,13 @@ enum class Role { input, output };
 // numpy.asarray takes. `fname` names the calling
 // function in error messages ("numcu.add"). An output must be an array and writable.
 Operand intake(py::handle obj, const char* fname, Role role = Role::input);
-// The same into a fresh (default-constructed) Operand, with no Operand moved.
+// The same into a fresh (default-constructed) Operand, with no Operand moved. Types are routed
+// by a per-type decision: numpy.ndarray to the buffer protocol, a type with a usable DLPack C
+// exchange table through it, others through their interfaces.
 void intake_into(Operand& op, py::handle obj, const char* fname, Role role = Role::input);
+
+// numcu._core._intake_info and _exchange_counts (for tests).
+void bind_intake(py::module_& m);
 
 // Host data (a buffer, a CPU DLPack tensor) whose elements are not aligned to their item size,
 // which numcu's loops need (fields of packed NumPy records; complex128 at 8 bytes past a 16-byte

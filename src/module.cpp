@@ -29,7 +29,8 @@ PyObject* g_cuda_unavailable = nullptr;
 
 namespace numcu::python {
 void bind_streams(py::module_& c);
-}
+void bind_threads(py::module_& m);
+}  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
   switch (e.kind()) {
@@ -348,11 +349,16 @@ void bind_cuda(py::module_& m) {
   c.def(
       "synchronize",
       [](py::object device) {
+        // Without a GPU nothing can be queued: the plain call returns, so that code written for
+        // both kinds of machine runs on either. Naming a device asks for one.
+        if (device.is_none() && !numcu::cuda::is_available()) return;
         const int d = device.is_none() ? numcu::cuda::current_device() : device.cast<int>();
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d);
       },
-      py::arg("device") = py::none(), "Wait for all work queued on the device.");
+      py::arg("device") = py::none(),
+      "Wait for all work queued on the device (the current one by default; without a GPU, "
+      "return at once).");
   c.def("unavailable_reason", &numcu::cuda::unavailable_reason,
         "Why is_available() is False (empty when it is True).");
 
@@ -402,6 +408,7 @@ PYBIND11_MODULE(_core, m) {
   });
   bind_cuda(m);
   bind_ndarray(m);
+  bind_intake(m);
 
   def_ufuncs(m);
 
@@ -409,6 +416,7 @@ PYBIND11_MODULE(_core, m) {
 
   bind_transfer(m);
   bind_creation(m);
+  bind_threads(m);
 
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");

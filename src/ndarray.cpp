@@ -92,6 +92,18 @@ NdArray NdArray::wrap(const ArrayView& view, py::object owner) {
   return a;
 }
 
+std::int64_t* NdArray::element_strides() const {
+  if (!element_strides_) {
+    const int size = itemsize(view_.dtype);
+    for (int d = 0; d < view_.ndim; ++d) {
+      if (view_.strides[d] % size != 0) return nullptr;
+    }
+    element_strides_.reset(new std::int64_t[std::max(view_.ndim, 1)]);
+    for (int d = 0; d < view_.ndim; ++d) element_strides_[d] = view_.strides[d] / size;
+  }
+  return element_strides_.get();
+}
+
 Stream NdArray::last_stream() const {
   return allocation_ ? allocation_->stream() : cuda::current_stream();
 }
@@ -433,6 +445,8 @@ protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what 
   def_operator<Ufunc::right_shift>(cls, "rshift");
   // Hashing a mutable array by identity would disagree with the elementwise ==.
   cls.attr("__hash__") = py::none();
+  // Consumers in C take numcu arrays through DLPack's C exchange table (type-level, as specified).
+  cls.attr("__dlpack_c_exchange_api__") = exchange_api_capsule();
   cls.attr("__array_ufunc__") = py::none();
   bind_array_methods(cls);
 }

@@ -91,8 +91,12 @@ class NdArray {
   NdArray with_view(const ArrayView& view) const {
     NdArray a = *this;
     a.view_ = view;
+    a.element_strides_.reset();
     return a;
   }
+  // The strides in elements, as DLPack's non-owning views describe them: kept with the array,
+  // made on first request; null when a stride is not a whole number of elements.
+  std::int64_t* element_strides() const;
 
   py::tuple shape() const;
   py::tuple strides() const;
@@ -102,6 +106,7 @@ class NdArray {
   ArrayView view_;
   std::shared_ptr<DeviceAllocation> allocation_;
   std::shared_ptr<py::object> owner_;
+  mutable std::shared_ptr<std::int64_t[]> element_strides_;
 };
 
 // The NdArray a numcu.ndarray holds, or null for any other object: the first question every

@@ -301,7 +301,10 @@ the current stream of this thread, which every numcu operation queues on unless 
       "memory_info",
       [](py::handle device) {
         std::size_t used = 0, reserved = 0;
-        cuda::memory_info(device_or_current(device), &used, &reserved);
+        // Without a GPU the plain call reports an empty pool (as synchronize() returns at once).
+        if (!device.is_none() || cuda::is_available()) {
+          cuda::memory_info(device_or_current(device), &used, &reserved);
+        }
         py::dict d;
         d["used_bytes"] = used;
         d["reserved_bytes"] = reserved;
@@ -309,16 +312,18 @@ the current stream of this thread, which every numcu operation queues on unless 
       },
       py::arg("device") = py::none(),
       "Bytes of the device's memory pool held by arrays, and held by the pool in all (freed "
-      "blocks are kept for reuse).");
+      "blocks are kept for reuse); both 0 without a GPU.");
   c.def(
       "release_memory",
       [](py::handle device) {
+        if (device.is_none() && !cuda::is_available()) return;
         const int d = device_or_current(device);
         py::gil_scoped_release release;
         cuda::release_cached_memory(d);
       },
       py::arg("device") = py::none(),
-      "Synchronise the device and return the pool's unused blocks to it.");
+      "Synchronise the device and return the pool's unused blocks to it (nothing without a "
+      "GPU).");
 }
 
 }  // namespace numcu::python

@@ -154,7 +154,8 @@ py::object asarray(py::handle obj, py::handle dtype_obj, py::handle copy_obj, py
     return asarray_on_host(obj, x, want, copy, stream_obj, fname);
   }
   const bool on_device = x.kind == Operand::Kind::device;
-  const Exec ex = destination(fname, req, on_device ? x.view.device : kHost);
+  const Exec ex = destination(fname, req, on_device ? x.view.device : kDefaultDevice);
+  if (!ex.gpu) return asarray_on_host(obj, x, want, copy, stream_obj, fname);
 
   if (on_device && x.view.device == ex.device) {
     if (!convert && copy != CopyMode::always) {

@@ -5,11 +5,14 @@ Specification:
   within rounding) for every argument form: one to three arguments, negative and float steps,
   empty results, NumPy scalars, explicit dtypes; ``linspace`` takes num, endpoint, retstep.
 - Every creation function puts its array where ``device=`` and ``memory=`` say: a NumPy array
-  for ``device='cpu'``; a numcu.ndarray on the GPU by default; managed memory (a numcu.ndarray
-  NumPy can view) for ``memory='managed'``; a NumPy array in page-locked memory for
-  ``memory='pinned'``.
+  for ``device='cpu'``; a numcu.ndarray on the GPU for ``device='cuda'``; managed memory (a
+  numcu.ndarray NumPy can view) for ``memory='managed'``; a NumPy array in page-locked memory
+  for ``memory='pinned'``.
+- Without ``device=`` a new array goes to numcu's default device: the current GPU when one can
+  be used, else the host (a NumPy array). ``*_like(a)`` goes where ``a`` is: a NumPy array for
+  host data (as NumPy's), a numcu.ndarray on ``a``'s GPU for device arrays.
 - ``*_like(a)`` takes the shape, dtype and layout of any array numcu takes (host or device),
-  with ``dtype=`` and ``shape=`` overriding them; device inputs keep their GPU.
+  with ``dtype=`` and ``shape=`` overriding them.
 - Bad arguments raise TypeError / ValueError / ZeroDivisionError / OverflowError naming the
   function; a GPU or CUDA memory asked for without one raises CUDAUnavailableError.
 """
@@ -35,7 +38,7 @@ import numcu
 # Where a creation function puts its result, as keyword arguments; "cpu" runs everywhere.
 WHERE = {
     "cpu": {"device": "cpu"},
-    "cuda": {},
+    "cuda": {"device": "cuda"},
     "managed": {"memory": "managed"},
     "pinned": {"memory": "pinned"},
 }
@@ -399,6 +402,40 @@ def test_like_functions_on_foreign_device_arrays(rng):
 
 
 # --------------------------------------------------------------------------------------------
+# Where an array goes without device=
+# --------------------------------------------------------------------------------------------
+
+NEW_ARRAYS = ("empty", "zeros", "ones", "full", "arange", "linspace")
+LIKE_ARRAYS = ("empty_like", "zeros_like", "ones_like", "full_like")
+
+
+@pytest.mark.parametrize("name", NEW_ARRAYS)
+def test_new_arrays_go_to_the_default_device(name):
+    result = CREATORS[name]()
+
+    if gpu_available():
+        assert isinstance(result, numcu.ndarray)
+        assert result.device == numcu.cuda.Device(0)
+    else:
+        assert type(result) is np.ndarray
+
+
+@pytest.mark.parametrize("name", LIKE_ARRAYS)
+def test_like_of_host_data_is_a_numpy_array(name):
+    result = CREATORS[name]()
+
+    assert type(result) is np.ndarray
+    assert result.shape == (3,) and result.dtype == np.float64
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", LIKE_ARRAYS)
+def test_like_of_host_data_goes_to_a_gpu_when_asked(name):
+    assert isinstance(CREATORS[name](device="cuda"), numcu.ndarray)
+    assert isinstance(CREATORS[name](memory="managed"), numcu.ndarray)
+
+
+# --------------------------------------------------------------------------------------------
 # Streams
 # --------------------------------------------------------------------------------------------
 
@@ -464,7 +501,9 @@ def test_bad_stream(name):
 
 @pytest.mark.skipif(gpu_available(), reason="a CUDA device is available")
 @pytest.mark.parametrize("name", CREATORS)
-@pytest.mark.parametrize("kwargs", [{}, {"memory": "managed"}, {"memory": "pinned"}], ids=str)
+@pytest.mark.parametrize(
+    "kwargs", [{"device": "cuda"}, {"memory": "managed"}, {"memory": "pinned"}], ids=str
+)
 def test_gpu_memory_without_a_gpu(name, kwargs):
     with pytest.raises(numcu.cuda.CUDAUnavailableError, match=rf"^numcu\.{name}: .*no CUDA device"):
         CREATORS[name](**kwargs)

@@ -194,7 +194,7 @@ def test_cuda_requested_without_a_gpu():
         lambda: numcu.add(np.ones(3), np.ones(3), device="cuda:0"),
         lambda: numcu.multiply(np.ones(3), np.ones(3), device=0),
         lambda: numcu.add(np.ones(3, np.float32), np.ones(3, np.float32), dev_id=0),
-        lambda: numcu.asarray(np.ones(3)),
+        lambda: numcu.asarray(np.ones(3), device="cuda"),
     ],
     ids=["cuda:0", "device=0", "dev_id=0", "asarray"],
 )

@@ -102,7 +102,21 @@ def test_asarray_bad_device_and_stream():
 @pytest.mark.skipif(gpu_available(), reason="a CUDA device is available")
 def test_asarray_to_a_gpu_without_one():
     with pytest.raises(numcu.cuda.CUDAUnavailableError, match=r"^numcu\.asarray: no CUDA device"):
-        numcu.asarray(np.ones(2), copy=True)
+        numcu.asarray(np.ones(2), copy=True, device="cuda")
+
+
+@pytest.mark.skipif(gpu_available(), reason="a CUDA device is available")
+def test_asarray_without_a_gpu_keeps_host_data_on_the_host(rng):
+    a = random_array(rng, (3, 4), np.float32)
+
+    same = numcu.asarray(a)
+    copied = numcu.asarray(a, copy=True)
+    converted = numcu.asarray(a, dtype=np.float64)
+
+    assert same is a
+    assert type(copied) is np.ndarray and not np.shares_memory(copied, a)
+    assert_matches(copied, a)
+    assert_matches(converted, a.astype(np.float64))
 
 
 # --------------------------------------------------------------------------------------------

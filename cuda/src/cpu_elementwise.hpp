@@ -1,13 +1,19 @@
-// The CPU backend's elementwise loops over the same plans and functors as the CUDA kernels.
+// The CPU backend's elementwise loops over the same plans and functors as the CUDA kernels,
+// split over threads and vectorised (cpu_parallel.hpp says how). Every element is computed by
+// the same functor call whatever the split, so results do not depend on the number of threads.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
+#include "cpu_parallel.hpp"
+#include "cpu_vector_math.hpp"
 #include "numcu/elementwise.hpp"
 #include "numcu/launch_check.hpp"
+#include "numcu/ops.hpp"
 #include "numcu/types.hpp"
 
 namespace numcu::cpu {
@@ -15,57 +21,203 @@ namespace numcu::cpu {
 template <class T, int N>
 T scalar_value(const ElementwisePlan<N>& p, int i) {
   T value;
-  std::memcpy(&value, p.scalars[i], sizeof(T));
+  std::memcpy(static_cast<void*>(&value), p.scalars[i], sizeof(T));
   return value;
 }
 
-// Contiguous operands; Mask (bit i: input i is a scalar) is a template parameter so that the
-// compiler sees plain array loops it can vectorise.
-template <unsigned Mask, class Op, class Out, class... In, std::size_t... I>
-void contiguous_loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
-                     std::index_sequence<I...>) {
-  Out* out = reinterpret_cast<Out*>(p.data[0]);
-  const std::tuple<const In*...> in{reinterpret_cast<const In*>(p.data[I + 1])...};
-  const std::tuple<In...> scalars{scalar_value<In>(p, static_cast<int>(I) + 1)...};
-  const std::int64_t n = p.size;
-  for (std::int64_t k = 0; k < n; ++k) {
-    out[k] = convert<Out>(op(
-        convert<compute_t<In>>(((Mask >> I) & 1u) ? std::get<I>(scalars) : std::get<I>(in)[k])...));
+template <class... In, int N, std::size_t... I>
+std::tuple<In...> plan_scalars(const ElementwisePlan<N>& p, std::index_sequence<I...>) {
+  return std::tuple<In...>{scalar_value<In>(p, static_cast<int>(I) + 1)...};
+}
+
+// Loops whose elements cost far more than their loads and stores (float functions, integer
+// division, complex division) are split from smaller sizes than memory-bound ones.
+template <class Op, class Out, class... In>
+constexpr bool is_costly() {
+  constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
+  return std::is_base_of_v<ops::FloatLoop, Op> || std::is_same_v<Op, ops::Power> ||
+         std::is_same_v<Op, ops::FloorDivide> || std::is_same_v<Op, ops::Remainder> ||
+         (any_complex && std::is_base_of_v<ops::Divide, Op>);
+}
+
+template <class Op, class Out, class... In>
+constexpr std::int64_t elementwise_grain() {
+  return is_costly<Op, Out, In...>() ? kGrainCostly : kGrainElementwise;
+}
+
+// The fixed grid of parallel_for_elements for loops that may call glibc's vector math (the
+// float functions, power): 0 for the others, whose vector and scalar code round alike.
+template <class Op, class Out, class... In>
+constexpr std::int64_t elementwise_block() {
+  constexpr bool any_float = is_floating_v<Out> || (is_floating_v<In> || ...);
+  return is_costly<Op, Out, In...>() && any_float ? std::int64_t{4096} : 0;
+}
+
+// How many copies of a dense loop to compile: 0, one for every CPU; 2, for AVX2 and the
+// baseline; 3, for AVX-512 too. Complex arithmetic, integer division and powers do not
+// vectorise, and a loop whose inputs are all constant is a fill.
+template <unsigned Mask, class Op, class Out, class... In>
+constexpr int clone_count() {
+  constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
+  constexpr bool integer_division =
+      (std::is_same_v<Op, ops::FloorDivide> || std::is_same_v<Op, ops::Remainder> ||
+       std::is_same_v<Op, ops::Power>) &&
+      !(is_floating_v<In> || ...);
+  if (any_complex || integer_division || Mask + 1 == (1u << sizeof...(In))) return 0;
+  return is_costly<Op, Out, In...>() ? 3 : 2;
+}
+
+template <bool Constant, class T>
+NUMCU_FORCEINLINE T operand(const T* p, const T& value, std::int64_t k) {
+  if constexpr (Constant) {
+    return value;
+  } else {
+    return p[k];
   }
 }
 
-template <class Op, class Out, class... In, std::size_t... M>
-void contiguous_dispatch(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
-                         std::index_sequence<M...>) {
-  const unsigned mask = p.scalar_mask >> 1;
-  ((mask == M ? contiguous_loop<M, Op, Out, In...>(op, p, std::index_sequence_for<In...>{})
-              : void()),
-   ...);
+// out[k] = op(in...[k]) for k < n over dense operands; input i is the constant values[i] where
+// bit i of Mask is set (a scalar, or an operand that does not move along a row). Pointers and
+// constants are parameters, not loaded through references, so that a store through `out` (a
+// char type for bool results) cannot be taken to change them.
+template <unsigned Mask, class Op, class Out, class... In, std::size_t... I>
+NUMCU_FORCEINLINE void dense_loop(Op op, Out* out, std::tuple<const In*...> in,
+                                  std::tuple<In...> values, std::int64_t n,
+                                  std::index_sequence<I...>) {
+  for (std::int64_t k = 0; k < n; ++k) {
+    out[k] = convert<Out>(op(convert<compute_t<In>>(
+        operand<((Mask >> I) & 1u) != 0>(std::get<I>(in), std::get<I>(values), k))...));
+  }
 }
 
+template <unsigned Mask, class Op, class Out, class... In>
+NUMCU_CPU_CLONES void dense_kernel_avx512(Op op, Out* out, std::tuple<const In*...> in,
+                                          std::tuple<In...> values, std::int64_t n) {
+  dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
+}
+
+template <unsigned Mask, class Op, class Out, class... In>
+NUMCU_CPU_CLONES_AVX2 void dense_kernel_avx2(Op op, Out* out, std::tuple<const In*...> in,
+                                             std::tuple<In...> values, std::int64_t n) {
+  dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
+}
+
+template <unsigned Mask, class Op, class Out, class... In>
+void dense_kernel_plain(Op op, Out* out, std::tuple<const In*...> in, std::tuple<In...> values,
+                        std::int64_t n) {
+  dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
+}
+
+template <unsigned Mask, class Op, class Out, class... In>
+void dense_kernel(const Op& op, Out* out, const std::tuple<const In*...>& in,
+                  const std::tuple<In...>& values, std::int64_t n) {
+  constexpr int clones = clone_count<Mask, Op, Out, In...>();
+  if constexpr (clones == 3) {
+    dense_kernel_avx512<Mask, Op, Out, In...>(op, out, in, values, n);
+  } else if constexpr (clones == 2) {
+    dense_kernel_avx2<Mask, Op, Out, In...>(op, out, in, values, n);
+  } else {
+    dense_kernel_plain<Mask, Op, Out, In...>(op, out, in, values, n);
+  }
+}
+
+template <class Op, class Out, class... In, unsigned... M>
+void dense_dispatch(unsigned mask, const Op& op, Out* out, const std::tuple<const In*...>& in,
+                    const std::tuple<In...>& values, std::int64_t n,
+                    std::integer_sequence<unsigned, M...>) {
+  ((mask == M ? dense_kernel<M, Op, Out, In...>(op, out, in, values, n) : void()), ...);
+}
+
+template <class Op, class Out, class... In>
+void dense(unsigned mask, const Op& op, Out* out, const std::tuple<const In*...>& in,
+           const std::tuple<In...>& values, std::int64_t n) {
+  dense_dispatch<Op, Out, In...>(mask, op, out, in, values, n,
+                                 std::make_integer_sequence<unsigned, (1u << sizeof...(In))>{});
+}
+
+// Contiguous operands: elements [begin, end).
 template <class Op, class Out, class... In, std::size_t... I>
-void strided_loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
-                  std::index_sequence<I...>) {
+void contiguous_range(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
+                      const std::tuple<In...>& values, std::int64_t begin, std::int64_t end,
+                      std::index_sequence<I...>) {
+  const unsigned mask = p.scalar_mask >> 1;
+  // A scalar's data pointer may be null: it is never offset or read.
+  const std::tuple<const In*...> in{
+      ((mask >> I) & 1u) ? nullptr : reinterpret_cast<const In*>(p.data[I + 1]) + begin...};
+  dense<Op, Out, In...>(mask, op, reinterpret_cast<Out*>(p.data[0]) + begin, in, values,
+                        end - begin);
+}
+
+// Rows shorter than this run element by element even when dense: the dispatch would cost more.
+constexpr std::int64_t kMinDenseRow = 16;
+
+// Any strides: elements [begin, end) of the plan's C order. A row (the innermost dimension)
+// along which every operand is dense or constant runs as a dense loop.
+template <class Op, class Out, class... In, std::size_t... I>
+void strided_range(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
+                   const std::tuple<In...>& scalars, std::int64_t begin, std::int64_t end,
+                   std::index_sequence<I...>) {
   constexpr int N = 1 + sizeof...(In);
-  const std::tuple<In...> scalars{scalar_value<In>(p, static_cast<int>(I) + 1)...};
+  constexpr std::int64_t kSizes[N] = {static_cast<std::int64_t>(sizeof(Out)),
+                                      static_cast<std::int64_t>(sizeof(In))...};
   const int last = p.ndim - 1;
   const std::int64_t inner = p.shape[last];
-  std::int64_t index[kMaxKernelDims] = {};
-  char* ptr[N];
-  for (int i = 0; i < N; ++i) ptr[i] = p.data[i];
-  for (std::int64_t done = 0; done < p.size; done += inner) {
-    for (std::int64_t k = 0; k < inner; ++k) {
-      *reinterpret_cast<Out*>(ptr[0] + k * p.strides[0][last]) =
-          convert<Out>(op(convert<compute_t<In>>(
-              ((p.scalar_mask >> (I + 1)) & 1u)
-                  ? std::get<I>(scalars)
-                  : *reinterpret_cast<const In*>(ptr[I + 1] + k * p.strides[I + 1][last]))...));
+  const unsigned scalar_mask = p.scalar_mask >> 1;
+
+  // Rows are dense when the output steps by its item size and each input by its item size or
+  // not at all (bit i of row_mask: input i is constant along a row).
+  bool dense_rows = inner >= kMinDenseRow && p.strides[0][last] == kSizes[0];
+  unsigned row_mask = scalar_mask;
+  for (int i = 1; i < N; ++i) {
+    if ((scalar_mask >> (i - 1)) & 1u) continue;
+    if (p.strides[i][last] == 0) {
+      row_mask |= 1u << (i - 1);
+    } else if (p.strides[i][last] != kSizes[i]) {
+      dense_rows = false;
     }
+  }
+
+  // The start of row `begin / inner`, as an odometer over the outer dimensions.
+  std::int64_t index[kMaxKernelDims] = {};
+  std::int64_t row = begin / inner;
+  for (int d = last - 1; d >= 0; --d) {
+    index[d] = row % p.shape[d];
+    row /= p.shape[d];
+  }
+  char* base[N];
+  for (int i = 0; i < N; ++i) {
+    base[i] = p.data[i];
+    if (i > 0 && ((scalar_mask >> (i - 1)) & 1u)) continue;
+    for (int d = 0; d < last; ++d) base[i] += index[d] * p.strides[i][d];
+  }
+
+  std::int64_t col = begin % inner;
+  for (std::int64_t done = begin; done < end;) {
+    const std::int64_t count = inner - col < end - done ? inner - col : end - done;
+    if (dense_rows) {
+      const std::tuple<const In*...> in{
+          ((row_mask >> I) & 1u) ? nullptr : reinterpret_cast<const In*>(base[I + 1]) + col...};
+      const std::tuple<In...> values{((scalar_mask >> I) & 1u) ? std::get<I>(scalars)
+                                     : ((row_mask >> I) & 1u)
+                                         ? *reinterpret_cast<const In*>(base[I + 1])
+                                         : In()...};
+      dense<Op, Out, In...>(row_mask, op, reinterpret_cast<Out*>(base[0]) + col, in, values, count);
+    } else {
+      for (std::int64_t k = col; k < col + count; ++k) {
+        *reinterpret_cast<Out*>(base[0] + k * p.strides[0][last]) =
+            convert<Out>(op(convert<compute_t<In>>(
+                ((scalar_mask >> I) & 1u)
+                    ? std::get<I>(scalars)
+                    : *reinterpret_cast<const In*>(base[I + 1] + k * p.strides[I + 1][last]))...));
+      }
+    }
+    done += count;
+    col = 0;
     // Step the outer dimensions like an odometer.
     for (int d = last - 1; d >= 0; --d) {
-      for (int i = 0; i < N; ++i) ptr[i] += p.strides[i][d];
+      for (int i = 0; i < N; ++i) base[i] += p.strides[i][d];
       if (++index[d] < p.shape[d]) break;
-      for (int i = 0; i < N; ++i) ptr[i] -= p.strides[i][d] * p.shape[d];
+      for (int i = 0; i < N; ++i) base[i] -= p.strides[i][d] * p.shape[d];
       index[d] = 0;
     }
   }
@@ -76,10 +228,18 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
   constexpr int kItemSizes[] = {static_cast<int>(sizeof(Out)), static_cast<int>(sizeof(In))...};
   check_launch(p, kItemSizes, nullptr);
   if (p.size == 0) return;
+  using Seq = std::index_sequence_for<In...>;
+  const std::tuple<In...> scalars = plan_scalars<In...>(p, Seq{});
+  constexpr std::int64_t grain = elementwise_grain<Op, Out, In...>();
+  constexpr std::int64_t block = elementwise_block<Op, Out, In...>();
   if (p.contiguous) {
-    contiguous_dispatch<Op, Out, In...>(op, p, std::make_index_sequence<(1u << sizeof...(In))>{});
+    parallel_for_elements(p.size, grain, block, [&](std::int64_t begin, std::int64_t end) {
+      contiguous_range<Op, Out, In...>(op, p, scalars, begin, end, Seq{});
+    });
   } else {
-    strided_loop<Op, Out, In...>(op, p, std::index_sequence_for<In...>{});
+    parallel_for_elements(p.size, grain, block, [&](std::int64_t begin, std::int64_t end) {
+      strided_range<Op, Out, In...>(op, p, scalars, begin, end, Seq{});
+    });
   }
 }
 

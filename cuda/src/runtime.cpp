@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <sstream>
 
 #include <unistd.h>
 
 #include "numcu/cuda_check.hpp"
+#include "stream_scratch.hpp"
 
 namespace numcu::cuda {
 namespace {
@@ -18,7 +20,46 @@ namespace {
 struct Probe {
   int count = 0;
   cudaError_t status = cudaSuccess;
+  std::string reason;  // why no device can be used; empty when one can
 };
+
+std::string version_str(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+// Names the cause a user can act on. The runtime reports a missing driver and an old one alike
+// (cudaErrorInsufficientDriver), and every way of seeing no device alike (cudaErrorNoDevice):
+// the driver's version and CUDA_VISIBLE_DEVICES tell them apart.
+std::string diagnose(const Probe& p) {
+  if (p.status == cudaSuccess && p.count > 0) return std::string();
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) {
+    cudaGetLastError();
+    driver = 0;
+  }
+  if (driver == 0) {
+    return "no NVIDIA driver is installed: the CUDA driver library, libcuda.so.1, cannot be "
+           "loaded";
+  }
+  if (driver < CUDART_VERSION && p.status == cudaErrorInsufficientDriver) {
+    return "the NVIDIA driver is too old: it supports CUDA " + version_str(driver) +
+           ", and this numcu was built with CUDA " + version_str(CUDART_VERSION) +
+           ": install a driver for CUDA " + version_str(CUDART_VERSION) + " or newer";
+  }
+  if (p.status == cudaSuccess || p.status == cudaErrorNoDevice) {
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (visible != nullptr && std::string(visible).find_first_not_of(" \t") == std::string::npos) {
+      return "CUDA_VISIBLE_DEVICES is set but empty, which hides every GPU";
+    }
+    if (visible != nullptr) {
+      return std::string("CUDA_VISIBLE_DEVICES is '") + visible +
+             "', which names no GPU this machine has";
+    }
+    return "the NVIDIA driver (CUDA " + version_str(driver) + ") sees no GPU";
+  }
+  return std::string("CUDA cannot start: ") + cudaGetErrorName(p.status) + " (" +
+         cudaGetErrorString(p.status) + ")";
+}
 
 const Probe& probe() {
   static const Probe p = [] {
@@ -28,9 +69,16 @@ const Probe& probe() {
       r.count = 0;
       cudaGetLastError();
     }
+    r.reason = diagnose(r);
     return r;
   }();
   return p;
+}
+
+// The error every call that needs a GPU raises when there is none, with the cause.
+[[noreturn]] void throw_unavailable() {
+  throw Error(ErrorKind::cuda_unavailable,
+              "numcu: no CUDA device is available (" + probe().reason + ")");
 }
 
 constexpr int kMaxDevices = 64;
@@ -42,13 +90,7 @@ std::atomic<std::uint64_t> g_used_devices{0};
 
 bool is_available() { return probe().count > 0; }
 
-std::string unavailable_reason() {
-  const Probe& p = probe();
-  if (p.status != cudaSuccess) {
-    return std::string(cudaGetErrorName(p.status)) + ": " + cudaGetErrorString(p.status);
-  }
-  return p.count == 0 ? "no CUDA device found" : "";
-}
+std::string unavailable_reason() { return probe().reason; }
 
 int device_count() { return probe().count; }
 
@@ -65,22 +107,21 @@ std::vector<std::string> compiled_architectures() {
 }
 
 std::string device_name(int device) {
+  if (!is_available()) throw_unavailable();
   cudaDeviceProp prop;
   NUMCU_CUDA_TRY(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   return prop.name;
 }
 
 int current_device() {
+  if (!is_available()) throw_unavailable();
   int device = 0;
   NUMCU_CUDA_TRY(cudaGetDevice(&device), "cudaGetDevice");
   return device;
 }
 
 void activate(int device) {
-  if (!is_available()) {
-    throw Error(ErrorKind::cuda_unavailable,
-                "numcu: no CUDA device is available (" + unavailable_reason() + ")");
-  }
+  if (!is_available()) throw_unavailable();
   if (device < 0 || device >= device_count()) {
     throw_value_error("numcu: CUDA device " + std::to_string(device) + " does not exist (" +
                       std::to_string(device_count()) + " device(s) present)");
@@ -208,6 +249,8 @@ void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
 }
 
 void synchronize(Stream stream) {
+  // Without a device nothing can have been queued, on this stream or any other.
+  if (!is_available()) return;
   issue_deferred_frees();
   NUMCU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
 }
@@ -249,18 +292,22 @@ Stream current_stream() { return g_current_stream; }
 void set_current_stream(Stream stream) { g_current_stream = stream; }
 
 Stream create_stream(bool non_blocking) {
+  if (!is_available()) throw_unavailable();
   cudaStream_t s;
   NUMCU_CUDA_TRY(
       cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
       "cudaStreamCreate");
+  register_stream_scratch(s);
   return s;
 }
 
 void destroy_stream(Stream stream) noexcept {
+  release_stream_scratch(stream);
   if (cudaStreamDestroy(static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
 }
 
 void* create_event(bool timing) {
+  if (!is_available()) throw_unavailable();
   cudaEvent_t e;
   NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming),
                  "cudaEventCreate");

@@ -11,7 +11,7 @@ namespace {
 
 [[noreturn]] void unavailable() {
   throw Error(ErrorKind::cuda_unavailable,
-              "numcu: this build of numcu has no CUDA backend (it was built without nvcc)");
+              "numcu: no CUDA device is available (" + cuda::unavailable_reason() + ")");
 }
 
 }  // namespace
@@ -31,18 +31,21 @@ void sequence_cuda(DType, const SequenceParams&, void*, Stream) { unavailable();
 namespace cuda {
 
 bool is_available() { return false; }
-std::string unavailable_reason() { return "numcu was built without CUDA"; }
+std::string unavailable_reason() {
+  return "this numcu was built without its CUDA backend, as no nvcc was found: reinstall it "
+         "where the CUDA toolkit is installed";
+}
 int device_count() { return 0; }
 int runtime_version() { return 0; }
 std::vector<std::string> compiled_architectures() { return {}; }
 std::string device_name(int) { unavailable(); }
-int current_device() { return 0; }
+int current_device() { unavailable(); }
 void activate(int) { unavailable(); }
 void* allocate(std::size_t, int, Stream) { unavailable(); }
 void deallocate(void*, std::size_t, int, Stream) noexcept {}
 void issue_deferred_frees() noexcept {}
 void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
-void synchronize(Stream) { unavailable(); }
+void synchronize(Stream) {}  // nothing can have been queued
 void synchronize_device(int) { unavailable(); }
 void stream_wait(Stream, Stream) { unavailable(); }
 std::string stream_query_error(Stream) { return std::string(); }

@@ -1,78 +1,154 @@
-// cumsum and cumprod: CUB's device scan for one contiguous line; otherwise a thread per line,
-// which reads coalesced when the lines are the columns of a C-ordered array (scans along a
-// leading axis).
+// cumsum and cumprod. One contiguous line goes to CUB's device scan, instantiated only for the
+// accumulator types (int64/uint64 as one, float, double, complex64, complex128): an input of
+// another type is first converted into the output (or, for float16, into float32 scratch) and
+// scanned in place there. Several lines take a thread each, which reads coalesced when the lines
+// are the columns of a C-ordered array (scans along a leading axis).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cub/device/device_scan.cuh>
+#include <type_traits>
+
+#include "numcu/backend.hpp"
+#include "numcu/cuda_check.hpp"
 #include "numcu/launch_check.hpp"
-#include "reduce_cuda.cuh"
+#include "numcu/reduce.hpp"
+#include "numcu/reducers.hpp"
+#include "numcu/runtime.hpp"
 
 namespace numcu {
 namespace kernels {
 namespace {
 
+constexpr int kScanBlock = 256;
+
+// Device memory from the stream-ordered pool for the length of one call.
+class PoolScratch {
+ public:
+  PoolScratch(std::size_t bytes, cudaStream_t stream)
+      : bytes_(bytes), device_(cuda::current_device()), stream_(stream) {
+    ptr_ = cuda::allocate(bytes, device_, stream_);
+  }
+  ~PoolScratch() { cuda::deallocate(ptr_, bytes_, device_, stream_); }
+  PoolScratch(const PoolScratch&) = delete;
+  PoolScratch& operator=(const PoolScratch&) = delete;
+  void* get() const { return ptr_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_;
+  int device_;
+  cudaStream_t stream_;
+};
+
 template <class S>
-__global__ void __launch_bounds__(kReduceBlock) scan_lines_kernel(S s, ReducePlan p) {
+__global__ void __launch_bounds__(kScanBlock) scan_lines_kernel(S s, ReducePlan p) {
   using T = typename S::In;
   using Out = typename S::Out;
-  const std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * kReduceBlock + threadIdx.x;
+  std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * kScanBlock + threadIdx.x;
   if (o >= p.n_out) return;
   const char* in = p.in;
-  std::int64_t out_offset = 0;
-  output_position(p, o, in, out_offset);
-  char* out = p.out + out_offset;
+  char* out = p.out;
+  for (int d = p.out_ndim - 1; d >= 0; --d) {
+    const std::int64_t q = o / p.out_shape[d];
+    const std::int64_t i = o - q * p.out_shape[d];
+    o = q;
+    in += i * p.out_in_strides[d];
+    out += i * p.out_strides[d];
+  }
   auto acc = s.identity();
   for (std::int64_t k = 0; k < p.n_red; ++k) {
-    acc = s(acc, s.leaf(load<T>(in + k * p.red_strides[0])));
+    acc = s(acc, s.leaf(*reinterpret_cast<const T*>(in + k * p.red_strides[0])));
     *reinterpret_cast<Out*>(out + k * p.out_red_stride) = s.finalize(acc);
   }
 }
 
-template <class S>
-struct ScanLeaf {
-  S s;
-  NUMCU_HD typename S::Acc operator()(typename S::In x) const { return s.leaf(x); }
+// The accumulator's arithmetic, as CUB's operator: sums and products wrap for integers (int64
+// runs as uint64, whose wrapping sums and products have the same bits).
+template <class A, bool Multiply>
+struct Accumulate {
+  NUMCU_HD A operator()(A a, A b) const {
+    if constexpr (Multiply) {
+      return a * b;
+    } else {
+      return a + b;
+    }
+  }
 };
 
-template <class S>
-struct ScanStore {
-  S s;
-  NUMCU_HD typename S::Out operator()(typename S::Acc a) const { return s.finalize(a); }
-};
-
-template <class In, class Out, class Op>
-void device_scan(In in, Out out, Op op, std::int64_t n, cudaStream_t stream) {
+template <class A, class Op>
+void device_scan(A* data_in, A* data_out, Op op, std::int64_t n, cudaStream_t stream) {
   std::size_t bytes = 0;
-  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, n, stream),
+  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(nullptr, bytes, data_in, data_out, op, n, stream),
                  "CUB scan (sizing)");
-  DeviceScratch temp(bytes, stream);
-  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp.get(), bytes, in, out, op, n, stream),
-                 "CUB scan");
+  PoolScratch temp(bytes, stream);
+  NUMCU_CUDA_TRY(
+      cub::DeviceScan::InclusiveScan(temp.get(), bytes, data_in, data_out, op, n, stream),
+      "CUB scan");
 }
 
-// float and double cumsums reach CUB as its own plus over plain pointers, which CUB has sm_90
-// tunings for (128 threads x 24 items, measured lookback delays); any other operator gets its
-// generic policy (128 x 15).
-template <class S>
-constexpr bool scans_with_cub_plus =
-    std::is_same_v<S, reduce::CumSum<float>> || std::is_same_v<S, reduce::CumSum<double>>;
+// Scans n accumulators of type A from `in` into `out` (which may be `in`).
+template <class A, bool Multiply>
+void scan_accumulators(const void* in, void* out, std::int64_t n, cudaStream_t stream) {
+  if constexpr (std::is_same_v<A, std::int64_t>) {
+    scan_accumulators<std::uint64_t, Multiply>(in, out, n, stream);
+  } else if constexpr (!Multiply && std::is_floating_point_v<A>) {
+    // CUB's own plus over plain pointers has tuned sm_90 policies (128 threads x 24 items and
+    // measured look-back delays); other operators get its generic one.
+    device_scan(static_cast<A*>(const_cast<void*>(in)), static_cast<A*>(out), ::cuda::std::plus<>{},
+                n, stream);
+  } else {
+    device_scan(static_cast<A*>(const_cast<void*>(in)), static_cast<A*>(out),
+                Accumulate<A, Multiply>{}, n, stream);
+  }
+}
 
-template <class S>
+// out = in converted, n contiguous elements.
+void convert_line(DType to, void* out, DType from, const void* in, std::int64_t n,
+                  cudaStream_t stream) {
+  ElementwisePlan<2> plan;
+  plan.size = n;
+  plan.ndim = 1;
+  plan.shape[0] = n;
+  plan.data[0] = static_cast<char*>(out);
+  plan.data[1] = static_cast<char*>(const_cast<void*>(in));
+  plan.strides[0][0] = itemsize(to);
+  plan.strides[1][0] = itemsize(from);
+  plan.contiguous = true;
+  cast_cuda(to, from, plan, stream);
+}
+
+template <class S, bool Multiply>
+void scan_line(const ReducePlan& p, cudaStream_t stream) {
+  using T = typename S::In;
+  using Acc = typename S::Acc;
+  using Out = typename S::Out;
+  const std::int64_t n = p.n_red;
+  if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Out, Acc>) {
+    scan_accumulators<Acc, Multiply>(p.in, p.out, n, stream);
+  } else if constexpr (std::is_same_v<Out, Acc>) {
+    convert_line(dtype_of_v<Acc>, p.out, dtype_of_v<T>, p.in, n, stream);
+    scan_accumulators<Acc, Multiply>(p.out, p.out, n, stream);
+  } else {
+    PoolScratch acc(static_cast<std::size_t>(n) * sizeof(Acc), stream);
+    convert_line(dtype_of_v<Acc>, acc.get(), dtype_of_v<T>, p.in, n, stream);
+    scan_accumulators<Acc, Multiply>(acc.get(), acc.get(), n, stream);
+    convert_line(dtype_of_v<Out>, p.out, dtype_of_v<Acc>, acc.get(), n, stream);
+  }
+}
+
+template <class S, bool Multiply>
 void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
   using T = typename S::In;
   using Out = typename S::Out;
   if (p.n_out == 0 || p.n_red == 0) return;
   if (p.n_out == 1 && p.red_strides[0] == sizeof(T) && p.out_red_stride == sizeof(Out) &&
-      p.n_red > kReduceBlock) {
-    if constexpr (scans_with_cub_plus<S>) {
-      device_scan(reinterpret_cast<const T*>(p.in), reinterpret_cast<Out*>(p.out),
-                  ::cuda::std::plus<>{}, p.n_red, stream);
-    } else {
-      device_scan(
-          thrust::make_transform_iterator(reinterpret_cast<const T*>(p.in), ScanLeaf<S>{s}),
-          thrust::make_transform_output_iterator(reinterpret_cast<Out*>(p.out), ScanStore<S>{s}), s,
-          p.n_red, stream);
-    }
+      p.n_red > kScanBlock) {
+    scan_line<S, Multiply>(p, stream);
     return;
   }
-  scan_lines_kernel<S><<<reduce_grid(p.n_out), kReduceBlock, 0, stream>>>(s, p);
+  const std::int64_t blocks = (p.n_out + kScanBlock - 1) / kScanBlock;
+  scan_lines_kernel<S><<<static_cast<unsigned>(blocks), kScanBlock, 0, stream>>>(s, p);
   NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
 }
 
@@ -81,12 +157,13 @@ void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
 
 void scan_cuda(ScanOp op, DType dtype, const ReducePlan& plan, Stream stream) {
   check_launch(plan, itemsize(dtype), itemsize(scan_out_dtype(op, dtype)), true, true);
+  const auto s = static_cast<cudaStream_t>(stream);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
 #define NUMCU_CASE(e, S) \
   case ScanOp::e:        \
-    return kernels::launch_scan(reduce::S<T>{}, plan, static_cast<cudaStream_t>(stream));
+    return kernels::launch_scan<reduce::S<T>, reduce::S<T>::multiply>(reduce::S<T>{}, plan, s);
       NUMCU_SCAN_OPS(NUMCU_CASE)
 #undef NUMCU_CASE
     }

@@ -1,4 +1,6 @@
-// numcu.arange and numcu.linspace on the CPU: the sequence, element by element.
+// numcu.arange and numcu.linspace on the CPU: the sequence, element by element, split over
+// threads (each element is computed from its index alone).
+#include "cpu_parallel.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/sequence.hpp"
 
@@ -10,7 +12,10 @@ void sequence_cpu(DType dtype, const SequenceParams& p, void* out) {
     using T = typename decltype(tag)::type;
     const auto s = sequence::Sequence<T>::from(p);
     T* values = static_cast<T*>(out);
-    for (std::int64_t i = 0; i < p.n; ++i) values[i] = s(i);
+    cpu::parallel_for_elements(p.n, cpu::kGrainElementwise, 0,
+                               [&](std::int64_t begin, std::int64_t end) {
+                                 for (std::int64_t i = begin; i < end; ++i) values[i] = s(i);
+                               });
   });
 }
 

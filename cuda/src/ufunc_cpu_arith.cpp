@@ -1,9 +1,7 @@
-// CPU loops of the ufunc groups: arith addsub muldiv intdiv minmax.
+// CPU loops of the ufunc groups: arith addsub muldiv.
 #define NUMCU_IN_GROUP_arith NUMCU_DEFINE_UFUNC_CPU
 #define NUMCU_IN_GROUP_addsub NUMCU_DEFINE_UFUNC_CPU
 #define NUMCU_IN_GROUP_muldiv NUMCU_DEFINE_UFUNC_CPU
-#define NUMCU_IN_GROUP_intdiv NUMCU_DEFINE_UFUNC_CPU
-#define NUMCU_IN_GROUP_minmax NUMCU_DEFINE_UFUNC_CPU
 
 #include "cpu_elementwise.hpp"
 #include "ufunc_dispatch.hpp"

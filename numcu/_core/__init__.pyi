@@ -17,6 +17,7 @@ class ndarray:
     protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what the GPU wrote.
     """
     __array_ufunc__ = None
+    __dlpack_c_exchange_api__: typing.ClassVar[typing.Any]
     __hash__: typing.ClassVar[None] = None
     def __abs__(self) -> typing.Any:
         ...
@@ -209,6 +210,14 @@ class ndarray:
         """
         Strides in bytes.
         """
+def _exchange_counts() -> dict:
+    """
+    How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.
+    """
+def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
+    """
+    What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'interfaces' or 'dlpack'.
+    """
 def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     Absolute value; |z| of complex is real.

@@ -9,11 +9,14 @@
 #include <cstdint>
 #include <cstring>
 #include <cuda/std/tuple>
+#include <type_traits>
 #include <utility>
 
+#include "numcu/backend.hpp"
 #include "numcu/cuda_check.hpp"
 #include "numcu/elementwise.hpp"
 #include "numcu/launch_check.hpp"
+#include "numcu/ops.hpp"
 #include "numcu/types.hpp"
 
 namespace numcu::kernels {
@@ -290,18 +293,57 @@ constexpr int vector_width() {
   return static_cast<int>(16 / largest);
 }
 
-// How many kernels an operation instantiates. `full` (the hot arithmetic and comparisons): the
+// How many kernels an operation instantiates. `full` (the hot arithmetic on real types): the
 // vectorised and the unaligned contiguous kernels, the 2-D tiled kernel, and 32- and 64-bit
 // indexed strided kernels. `lean` (everything else, casts included): the vectorised contiguous
 // kernel and one 64-bit strided kernel, which also takes unaligned contiguous operands.
 enum class Variants { full, lean };
+
+// Functions with bodies of a hundred instructions or more run bound by computation, not memory:
+// the contiguous kernel gives them one vector a thread, not several, which keeps their kernels a
+// fraction of the size at the same speed. They are the complex functions other than the
+// arithmetic below, float64 transcendental functions, and the float32 and float64 binary ones
+// (float32 exp, sin and the like keep the unrolling measured for them).
+template <class Op>
+constexpr bool unary_transcendental =
+    std::is_same_v<Op, ops::Cbrt> || std::is_same_v<Op, ops::Exp> ||
+    std::is_same_v<Op, ops::Exp2> || std::is_same_v<Op, ops::Expm1> ||
+    std::is_same_v<Op, ops::Log> || std::is_same_v<Op, ops::Log2> ||
+    std::is_same_v<Op, ops::Log10> || std::is_same_v<Op, ops::Log1p> ||
+    std::is_same_v<Op, ops::Sin> || std::is_same_v<Op, ops::Cos> || std::is_same_v<Op, ops::Tan> ||
+    std::is_same_v<Op, ops::Arcsin> || std::is_same_v<Op, ops::Arccos> ||
+    std::is_same_v<Op, ops::Arctan> || std::is_same_v<Op, ops::Sinh> ||
+    std::is_same_v<Op, ops::Cosh> || std::is_same_v<Op, ops::Tanh> ||
+    std::is_same_v<Op, ops::Arcsinh> || std::is_same_v<Op, ops::Arccosh> ||
+    std::is_same_v<Op, ops::Arctanh>;
+
+template <class Op>
+constexpr bool binary_transcendental =
+    std::is_same_v<Op, ops::Power> || std::is_same_v<Op, ops::FloorDivide> ||
+    std::is_same_v<Op, ops::Remainder> || std::is_same_v<Op, ops::Logaddexp> ||
+    std::is_same_v<Op, ops::Arctan2> || std::is_same_v<Op, ops::Hypot>;
+
+template <class Op, class Out>
+constexpr bool long_body =
+    (is_complex_v<Out> &&
+     !(std::is_same_v<Op, ops::Add> || std::is_same_v<Op, ops::Subtract> ||
+       std::is_same_v<Op, ops::Multiply> || std::is_same_v<Op, ops::Negative> ||
+       std::is_same_v<Op, ops::Positive> || std::is_same_v<Op, ops::Square> ||
+       std::is_same_v<Op, ops::Copy> || std::is_same_v<Op, ops::Where> ||
+       std::is_same_v<Op, ops::Maximum> || std::is_same_v<Op, ops::Minimum> ||
+       std::is_same_v<Op, ops::Fmax> || std::is_same_v<Op, ops::Fmin> ||
+       std::is_same_v<Op, ops::Clip>)) ||
+    (std::is_same_v<Out, double> && unary_transcendental<Op>) ||
+    (std::is_floating_point_v<Out> && binary_transcendental<Op>);
 
 // Queues out = op(in...) over the plan on `stream`.
 template <Variants Kinds, class Op, class Out, class... In>
 void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
                                  cudaStream_t stream) {
   constexpr int N = 1 + sizeof...(In);
-  constexpr bool full = Kinds == Variants::full;
+  // Complex arithmetic takes the lean set: its bodies are several times longer, and the extra
+  // kernels the full set adds for it would cost a third of the module's complex code.
+  constexpr bool full = Kinds == Variants::full && !(is_complex_v<In> || ...);
   constexpr int kItemSizes[N] = {static_cast<int>(sizeof(Out)), static_cast<int>(sizeof(In))...};
   constexpr int kAlignments[N] = {static_cast<int>(alignof(Out)), static_cast<int>(alignof(In))...};
   check_launch(p, kItemSizes, kAlignments);
@@ -321,14 +363,14 @@ void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof.
       }
     }
     if (aligned) {
-      constexpr int U = unroll_for<V, N - 1>();
+      constexpr int U = long_body<Op, Out> ? 1 : unroll_for<V, N - 1>();
       const unsigned grid = grid_for(p.size / V, kBlock * U);
       contiguous_kernel<V, U, Op, Out, In...><<<grid, kBlock, 0, stream>>>(op, a);
       NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
       return;
     }
     if constexpr (full && V > 1) {
-      constexpr int U = unroll_for<1, N - 1>();
+      constexpr int U = long_body<Op, Out> ? 1 : unroll_for<1, N - 1>();
       contiguous_kernel<1, U, Op, Out, In...>
           <<<grid_for(p.size, kBlock * U), kBlock, 0, stream>>>(op, a);
       NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
@@ -363,13 +405,65 @@ void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& 
   launch_elementwise_variants<Variants::full, Op, Out, In...>(op, p, stream);
 }
 
+// Functions that share kernels. Sign-blind functions give results whose bits do not depend on
+// the signs of their integer operands (wrapping arithmetic, bitwise logic, left shifts, equality,
+// truth tests, classification): on signed integers they run the unsigned kernels of their size.
+// greater and greater_equal are less and less_equal with the operands exchanged; fmax and fmin
+// are maximum and minimum on dtypes without NaN; positive, and absolute of unsigned integers and
+// bool, are the copies casts make.
+template <class Op>
+constexpr bool sign_blind =
+    std::is_same_v<Op, ops::Add> || std::is_same_v<Op, ops::Subtract> ||
+    std::is_same_v<Op, ops::Multiply> || std::is_same_v<Op, ops::Negative> ||
+    std::is_same_v<Op, ops::Square> || std::is_same_v<Op, ops::Invert> ||
+    std::is_same_v<Op, ops::BitwiseAnd> || std::is_same_v<Op, ops::BitwiseOr> ||
+    std::is_same_v<Op, ops::BitwiseXor> || std::is_same_v<Op, ops::LeftShift> ||
+    std::is_same_v<Op, ops::Equal> || std::is_same_v<Op, ops::NotEqual> ||
+    std::is_same_v<Op, ops::LogicalAnd> || std::is_same_v<Op, ops::LogicalOr> ||
+    std::is_same_v<Op, ops::LogicalXor> || std::is_same_v<Op, ops::LogicalNot> ||
+    std::is_same_v<Op, ops::IsNan> || std::is_same_v<Op, ops::IsInf> ||
+    std::is_same_v<Op, ops::IsFinite>;
+
+template <class T>
+using blind_t = typename std::conditional_t<is_integer_v<T> && std::is_signed_v<T>,
+                                            std::make_unsigned<T>, std::common_type<T>>::type;
+
+// The plan with its two inputs exchanged.
+inline ElementwisePlan<3> exchange_inputs(const ElementwisePlan<3>& p) {
+  ElementwisePlan<3> q = p;
+  std::swap(q.data[1], q.data[2]);
+  for (int d = 0; d < kMaxKernelDims; ++d) std::swap(q.strides[1][d], q.strides[2][d]);
+  const unsigned first = (p.scalar_mask >> 1) & 1u, second = (p.scalar_mask >> 2) & 1u;
+  q.scalar_mask = (p.scalar_mask & ~6u) | (first << 2) | (second << 1);
+  std::memcpy(q.scalars[1], p.scalars[2], sizeof(q.scalars[1]));
+  std::memcpy(q.scalars[2], p.scalars[1], sizeof(q.scalars[2]));
+  return q;
+}
+
 // The CUDA backend as ufunc_dispatch.hpp's run_loop calls it.
 template <Variants Kinds>
 struct Runner {
   cudaStream_t stream;
   template <class Op, class Out, class... In>
   void run(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
-    launch_elementwise_variants<Kinds, Op, Out, In...>(op, p, stream);
+    if constexpr (std::is_same_v<Op, ops::Positive> ||
+                  (std::is_same_v<Op, ops::Absolute> && (std::is_same_v<Out, In> && ...) &&
+                   !std::is_signed_v<Out> && !is_inexact_v<Out>)) {
+      cast_cuda(dtype_of_v<Out>, dtype_of_v<Out>, p, stream);
+    } else if constexpr (std::is_same_v<Op, ops::Greater>) {
+      run<ops::Less, Out, In...>(ops::Less{}, exchange_inputs(p));
+    } else if constexpr (std::is_same_v<Op, ops::GreaterEqual>) {
+      run<ops::LessEqual, Out, In...>(ops::LessEqual{}, exchange_inputs(p));
+    } else if constexpr (std::is_same_v<Op, ops::Fmax> && !is_inexact_v<Out>) {
+      run<ops::Maximum, Out, In...>(ops::Maximum{}, p);
+    } else if constexpr (std::is_same_v<Op, ops::Fmin> && !is_inexact_v<Out>) {
+      run<ops::Minimum, Out, In...>(ops::Minimum{}, p);
+    } else if constexpr (sign_blind<Op> && (is_integer_v<In> && ...) &&
+                         (std::is_same_v<Out, bool> || (std::is_same_v<Out, In> && ...))) {
+      launch_elementwise_variants<Kinds, Op, blind_t<Out>, blind_t<In>...>(op, p, stream);
+    } else {
+      launch_elementwise_variants<Kinds, Op, Out, In...>(op, p, stream);
+    }
   }
 };
 

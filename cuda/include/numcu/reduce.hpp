@@ -72,9 +72,6 @@ struct ReduceParams {
   double ddof = 0;             // var/std: the divisor is max(n - ddof, 0)
   bool root = false;           // std: the square root of the variance
   const void* mean = nullptr;  // sqdev: one mean per output, in the mean loop's output dtype
-  // Where leaf indices are positions in memory rather than within the reduced run (CUB's
-  // segmented reduce), output o's first element has index o * index_base_stride.
-  std::int64_t index_base_stride = 0;
 };
 
 // Builds the plan for `in` reduced over the axes with reduced[d] set, into `out`, whose

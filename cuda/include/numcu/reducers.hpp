@@ -7,8 +7,6 @@
 //   operator()(a, b)  combines two accumulators; associative and commutative (argmin/argmax
 //                     break ties by index), so every order of combination gives one answer
 //   finalize(a, o)    the output value
-// `plain` says leaf is a conversion and finalize the identity, so that CUB can read the input
-// directly when In and Acc are one type.
 #pragma once
 
 #include <cmath>
@@ -113,7 +111,6 @@ NUMCU_HD NUMCU_FORCEINLINE V divide_by_count(V a, double n) {
 // Members every reducer has.
 struct Base {
   ReduceParams p;
-  static constexpr bool plain = false;
   template <class T>
   static constexpr bool supports = true;
 };
@@ -123,7 +120,6 @@ struct Accumulate : Base {
   using In = T;
   using Acc = A;
   using Out = A;
-  static constexpr bool plain = !Nan;
   NUMCU_HD Acc identity() const { return Acc(Identity); }
   NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const {
     const Acc v = convert<Acc>(x);
@@ -161,7 +157,6 @@ struct NanProd : Accumulate<T, sum_acc_t<T>, 1, true, true> {
 template <class T>
 struct Mean : Accumulate<T, mean_acc_t<T>, 0, false, false> {
   using Acc = mean_acc_t<T>;
-  static constexpr bool plain = false;
   NUMCU_HD Acc finalize(Acc a, std::int64_t) const {
     return divide_by_count(a, static_cast<double>(this->p.n));
   }
@@ -199,7 +194,6 @@ struct Extreme : Base {
   using In = T;
   using Acc = compute_t<T>;
   using Out = T;
-  static constexpr bool plain = std::is_same_v<Acc, T>;
   NUMCU_HD Acc identity() const {
     if constexpr (SkipNan) {
       return quiet_nan<Acc>();
@@ -237,7 +231,7 @@ struct NanMax : Extreme<T, true, true> {
 
 template <class V>
 struct IndexValue {
-  std::int64_t index;  // -1: no element yet (the identity)
+  std::int64_t index;
   V value;
 };
 
@@ -248,25 +242,25 @@ struct Arg : Base {
   using V = compute_t<T>;
   using Acc = IndexValue<V>;
   using Out = std::int64_t;
-  NUMCU_HD Acc identity() const { return Acc{-1, V()}; }
+  // Loses to every element: the worst value, at an index after all others.
+  NUMCU_HD Acc identity() const {
+    return Acc{std::numeric_limits<std::int64_t>::max(), extreme<V, !Max>()};
+  }
   NUMCU_HD Acc leaf(T x, std::int64_t k, std::int64_t) const { return Acc{k, convert<V>(x)}; }
   NUMCU_HD Acc operator()(Acc a, Acc b) const {
-    if (a.index < 0) return b;
-    if (b.index < 0) return a;
     const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
+    const bool b_first = b.index < a.index;
+    bool take_b;
     if (a_nan || b_nan) {
-      if (a_nan && b_nan) return a.index < b.index ? a : b;
-      return a_nan ? a : b;
+      take_b = b_nan && (!a_nan || b_first);
+    } else {
+      const bool b_better = Max ? less(a.value, b.value) : less(b.value, a.value);
+      const bool a_better = Max ? less(b.value, a.value) : less(a.value, b.value);
+      take_b = b_better || (!a_better && b_first);
     }
-    const bool b_better = Max ? less(a.value, b.value) : less(b.value, a.value);
-    const bool a_better = Max ? less(b.value, a.value) : less(a.value, b.value);
-    if (b_better) return b;
-    if (a_better) return a;
-    return a.index < b.index ? a : b;
+    return take_b ? b : a;
   }
-  NUMCU_HD Out finalize(Acc a, std::int64_t o) const {
-    return a.index - o * this->p.index_base_stride;
-  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a.index; }
 };
 
 template <class T>
@@ -279,7 +273,6 @@ struct Logical : Base {
   using In = T;
   using Acc = bool;
   using Out = bool;
-  static constexpr bool plain = std::is_same_v<T, bool>;
   NUMCU_HD Acc identity() const { return All; }
   NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<bool>(x); }
   NUMCU_HD Acc operator()(Acc a, Acc b) const { return All ? (a && b) : (a || b); }
@@ -331,42 +324,6 @@ struct SqDev : Base {
   }
 };
 
-// Partial accumulators combined again: the second pass of a split reduction, and the pass that
-// finalises accumulators CUB wrote.
-template <class R>
-struct Combine : Base {
-  using In = typename R::Acc;
-  using Acc = typename R::Acc;
-  using Out = typename R::Out;
-  R r;
-  NUMCU_HD Acc identity() const { return r.identity(); }
-  NUMCU_HD Acc leaf(In x, std::int64_t, std::int64_t) const { return x; }
-  NUMCU_HD Acc operator()(Acc a, Acc b) const { return r(a, b); }
-  NUMCU_HD Out finalize(Acc a, std::int64_t o) const { return r.finalize(a, o); }
-};
-
-template <class R>
-struct combine_of {
-  using type = Combine<R>;
-};
-template <class R>
-struct combine_of<Combine<R>> {
-  using type = Combine<R>;
-};
-template <class R>
-using combine_of_t = typename combine_of<R>::type;
-
-template <class R>
-Combine<R> make_combine(const R& r) {
-  Combine<R> c;
-  c.r = r;
-  return c;
-}
-template <class R>
-Combine<R> make_combine(const Combine<R>& c) {
-  return c;
-}
-
 // Scans: cumsum and cumprod accumulate like sum and prod and store the input's type for
 // float16, the accumulator's otherwise.
 template <class T, int Identity, bool Multiply>
@@ -374,6 +331,7 @@ struct Scan {
   using In = T;
   using Acc = sum_acc_t<T>;
   using Out = std::conditional_t<is_half_v<T>, T, Acc>;
+  static constexpr bool multiply = Multiply;
   NUMCU_HD Acc identity() const { return Acc(Identity); }
   NUMCU_HD Acc leaf(T x) const { return convert<Acc>(x); }
   NUMCU_HD Acc operator()(Acc a, Acc b) const {

@@ -1,6 +1,11 @@
 // The CUDA backend's one switch over the ufuncs and one over cast targets; the kernels are
-// instantiated in ufunc_<group>.cu and cast_to_*.cu.
-#include "cuda_instantiate.cuh"
+// instantiated in ufunc_<group>.cu and cast_to_*.cu. Plain C++: it only calls them.
+#include <string>
+
+#include "cast_cuda.hpp"
+#include "numcu/backend.hpp"
+#include "numcu/errors.hpp"
+#include "ufunc_dispatch.hpp"
 
 namespace numcu {
 

@@ -1,0 +1,116 @@
+// How the CPU backend splits a loop over threads and picks its vector instructions at run time.
+//
+// Threads: OpenMP (GCC's libgomp). A loop of n elements is split into at most
+// n / grain contiguous parts, one a thread, at most get_num_threads() of them; below two grains
+// it runs on the calling thread without touching OpenMP at all, so small arrays pay nothing.
+// The split only decides which thread computes which elements: every element, and every
+// reduction's order of combination, is the same whatever the number of threads.
+//
+// Vector instructions: the hot loops are compiled for AVX-512, AVX2 and the x86-64 baseline
+// (loops bound by memory bandwidth: AVX2 and the baseline only, as AVX-512 gains them nothing)
+// and the dynamic loader picks one for the CPU (GCC's target_clones).
+// -ffp-contract=off keeps a * b + c two roundings in every clone, as in NumPy's loops.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+#if NUMCU_CPU_OPENMP
+#include <omp.h>
+#endif
+
+#include "numcu/cpu_threads.hpp"
+
+// GCC 12 is the first to know the x86-64 levels in __builtin_cpu_supports.
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && __GNUC__ >= 12
+#define NUMCU_CPU_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define NUMCU_CPU_CLONES_AVX2 __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define NUMCU_CPU_HAS_CLONES 1
+#else
+#define NUMCU_CPU_CLONES
+#define NUMCU_CPU_CLONES_AVX2
+#define NUMCU_CPU_HAS_CLONES 0
+#endif
+
+namespace numcu::cpu {
+
+// The team for `work` elements split into parts of at least `grain`: 1 (run on the calling
+// thread) or more.
+int team_size(std::int64_t work, std::int64_t grain);
+
+// The instruction set the cloned loops run with on this CPU ("x86-64-v4", "x86-64-v3",
+// "baseline").
+const char* simd_level();
+
+// Part t of [0, n) split into `parts`, its boundaries rounded down to a multiple of `align`.
+inline std::int64_t part_begin(std::int64_t n, int t, int parts, std::int64_t align) {
+  if (t >= parts) return n;
+  const std::int64_t q = n / parts, r = n % parts;
+  const std::int64_t b = q * t + r * t / parts;
+  return b - b % align;
+}
+
+// body(begin, end) over [0, n) on `team` threads, one part each.
+template <class Body>
+void run_parts(int team, std::int64_t n, std::int64_t align, const Body& body) {
+  if (team <= 1) {
+    body(std::int64_t{0}, n);
+    return;
+  }
+#if NUMCU_CPU_OPENMP
+  std::exception_ptr error;
+  std::mutex error_mutex;
+#pragma omp parallel num_threads(team)
+  {
+    const int parts = omp_get_num_threads();
+    const int t = omp_get_thread_num();
+    const std::int64_t begin = part_begin(n, t, parts, align);
+    const std::int64_t end = part_begin(n, t + 1, parts, align);
+    // An exception must not leave an OpenMP region: it is kept and thrown after the join.
+    try {
+      if (begin < end) body(begin, end);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+#else
+  body(std::int64_t{0}, n);
+#endif
+}
+
+// body(begin, end) over [0, n) of items (outputs, runs, subtrees), in parts of at least
+// `grain`, on at most `max_team` threads.
+template <class Body>
+void parallel_for(std::int64_t n, std::int64_t grain, const Body& body,
+                  int max_team = kMaxThreads) {
+  int team = team_size(n, grain);
+  if (team > max_team) team = max_team;
+  run_parts(team, n, 1, body);
+}
+
+// body(begin, end) over the elements [0, n) of an elementwise loop: parts begin on multiples of
+// 64 elements (a cache line of the narrowest type), so that no two threads write to one line.
+//
+// With `block` > 0, each call of body covers one block of a grid of `block` elements that
+// depends on n alone (the last block may be shorter). Loops that call glibc's vector math need
+// it: a vectorised loop computes its last n % width elements with the scalar function, whose
+// last bit can differ from the vector one's, so an element's value would otherwise depend on
+// where the threads' parts begin.
+template <class Body>
+void parallel_for_elements(std::int64_t n, std::int64_t grain, std::int64_t block,
+                           const Body& body) {
+  const int team = team_size(n, grain);
+  if (block <= 0) {
+    run_parts(team, n, 64, body);
+    return;
+  }
+  run_parts(team, n, block, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t b = begin; b < end; b += block) body(b, end - b < block ? end : b + block);
+  });
+}
+
+}  // namespace numcu::cpu

@@ -1,0 +1,358 @@
+// The CPU backend's reductions: runs along the innermost reduced dimension are combined
+// pairwise, as NumPy sums, so that float sums lose about log2(n) roundings, not n.
+//
+// Threads never change a result: a long run is cut into subtrees of its pairwise tree, which
+// threads evaluate while the tree above them is combined in its usual order; the runs of one
+// output are folded in order after threads have reduced them; and many outputs are shared out
+// whole. Every reduction therefore gives the same bits on 1 thread as on 16.
+//
+// The loops are instantiated by reduce_cpu_*.cpp, a few reductions each, so that the files
+// compile in parallel; reduce_cpu.cpp holds the one switch over them, and the scans.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "cpu_parallel.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/reduce.hpp"
+#include "numcu/reducers.hpp"
+
+namespace numcu {
+
+#define NUMCU_DECLARE_REDUCE_CPU(e, R) \
+  void reduce_cpu_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params);
+NUMCU_REDUCE_OPS(NUMCU_DECLARE_REDUCE_CPU)
+#undef NUMCU_DECLARE_REDUCE_CPU
+
+namespace cpu_reduce {
+
+template <class T>
+T load(const char* p) {
+  return *reinterpret_cast<const T*>(p);
+}
+
+constexpr std::int64_t kPairwiseBlock = 128;
+
+// The pairwise tree: a run of more than kPairwiseBlock elements combines its first
+// pairwise_half(n) elements with the rest.
+inline std::int64_t pairwise_half(std::int64_t n) {
+  const std::int64_t half = n / 2;
+  return half - half % 8;
+}
+
+// A run of n <= kPairwiseBlock elements `stride` bytes apart (sizeof(In) when Dense), whose
+// first has reduced index k: eight accumulators, as NumPy's pairwise sum.
+template <bool Dense, class R>
+NUMCU_FORCEINLINE typename R::Acc pairwise_block(const R& r, const char* p, std::int64_t n,
+                                                 std::int64_t stride, std::int64_t k,
+                                                 std::int64_t o) {
+  using T = typename R::In;
+  using Acc = typename R::Acc;
+  const std::int64_t step = Dense ? static_cast<std::int64_t>(sizeof(T)) : stride;
+  if (n < 8) {
+    Acc acc = r.identity();
+    for (std::int64_t i = 0; i < n; ++i) acc = r(acc, r.leaf(load<T>(p + i * step), k + i, o));
+    return acc;
+  }
+  Acc a[8];
+  for (int j = 0; j < 8; ++j) a[j] = r.leaf(load<T>(p + j * step), k + j, o);
+  std::int64_t i = 8;
+  for (; i + 8 <= n; i += 8) {
+    // Hardware prefetchers lose track of runs this short: fetch 512 bytes ahead, as NumPy does.
+    __builtin_prefetch(p + (i + 512 / static_cast<std::int64_t>(sizeof(T))) * step, 0, 3);
+    T x[8];
+    for (int j = 0; j < 8; ++j) x[j] = load<T>(p + (i + j) * step);
+    for (int j = 0; j < 8; ++j) a[j] = r(a[j], r.leaf(x[j], k + i + j, o));
+  }
+  Acc acc = r(r(r(a[0], a[1]), r(a[2], a[3])), r(r(a[4], a[5]), r(a[6], a[7])));
+  for (; i < n; ++i) acc = r(acc, r.leaf(load<T>(p + i * step), k + i, o));
+  return acc;
+}
+
+// The pairwise tree of a run, walked depth first with an explicit stack. (The recursive walk
+// this replaces, with the block inlined, ran sums of arrays larger than the caches several
+// times slower than NumPy on GCC 12.)
+template <bool Dense, class R>
+NUMCU_FORCEINLINE typename R::Acc pairwise_tree(const R& r, const char* p, std::int64_t n,
+                                                std::int64_t stride, std::int64_t k,
+                                                std::int64_t o) {
+  using Acc = typename R::Acc;
+  const std::int64_t step = Dense ? static_cast<std::int64_t>(sizeof(typename R::In)) : stride;
+  if (n <= kPairwiseBlock) return pairwise_block<Dense>(r, p, n, stride, k, o);
+  struct Frame {
+    std::int64_t begin, n;
+    Acc left;
+    bool right;  // the left half is done and its value is in `left`
+  };
+  Frame stack[64];  // each level halves the run: 64 levels are never reached
+  int top = 0;
+  stack[0] = Frame{0, n, Acc(), false};
+  for (;;) {
+    const Frame f = stack[top];
+    if (f.n > kPairwiseBlock) {
+      stack[++top] = Frame{f.begin, pairwise_half(f.n), Acc(), false};
+      continue;
+    }
+    Acc value = pairwise_block<Dense>(r, p + f.begin * step, f.n, stride, k + f.begin, o);
+    for (;;) {
+      if (top == 0) return value;
+      Frame& parent = stack[top - 1];
+      if (!parent.right) {
+        parent.left = value;
+        parent.right = true;
+        const std::int64_t half = pairwise_half(parent.n);
+        stack[top] = Frame{parent.begin + half, parent.n - half, Acc(), false};
+        break;
+      }
+      value = r(parent.left, value);
+      --top;
+    }
+  }
+}
+
+// The trees are compiled without vectorisation. GCC 12 at -O3 vectorises the eight-accumulator
+// loop wrongly for int8 input widened to int64 (sums of more than 128 elements come out wrong);
+// and where it is right, the vectorised block (one chain of vector adds, then a horizontal
+// combine every 128 elements) measured slower than eight scalar chains, as NumPy's loop is.
+#if defined(__GNUC__) && !defined(__clang__)
+#define NUMCU_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
+#else
+#define NUMCU_NO_VECTORIZE
+#endif
+
+template <class R>
+NUMCU_NO_VECTORIZE typename R::Acc dense_tree(const R& r, const char* p, std::int64_t n,
+                                              std::int64_t k, std::int64_t o) {
+  return pairwise_tree<true>(r, p, n, 0, k, o);
+}
+
+template <class R>
+NUMCU_NO_VECTORIZE typename R::Acc strided_tree(const R& r, const char* p, std::int64_t n,
+                                                std::int64_t stride, std::int64_t k,
+                                                std::int64_t o) {
+  return pairwise_tree<false>(r, p, n, stride, k, o);
+}
+
+#undef NUMCU_NO_VECTORIZE
+
+// One run of n elements `stride` bytes apart, whose first has reduced index k.
+template <class R>
+typename R::Acc pairwise(const R& r, const char* p, std::int64_t n, std::int64_t stride,
+                         std::int64_t k, std::int64_t o) {
+  if (stride == static_cast<std::int64_t>(sizeof(typename R::In))) {
+    return dense_tree(r, p, n, k, o);
+  }
+  return strided_tree(r, p, n, stride, k, o);
+}
+
+// The subtrees of at most `leaf` elements (leaf >= kPairwiseBlock) of a run's pairwise tree,
+// in order, as (first element, elements).
+inline void collect_subtrees(std::int64_t begin, std::int64_t n, std::int64_t leaf,
+                             std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
+  if (n <= leaf) {
+    out.emplace_back(begin, n);
+    return;
+  }
+  const std::int64_t half = pairwise_half(n);
+  collect_subtrees(begin, half, leaf, out);
+  collect_subtrees(begin + half, n - half, leaf, out);
+}
+
+// The tree above those subtrees, combined as pairwise() combines it.
+template <class R>
+typename R::Acc combine_subtrees(const R& r, std::int64_t n, std::int64_t leaf,
+                                 const std::vector<typename R::Acc>& values, std::size_t& next) {
+  if (n <= leaf) return values[next++];
+  const std::int64_t half = pairwise_half(n);
+  const auto left = combine_subtrees(r, half, leaf, values, next);
+  const auto right = combine_subtrees(r, n - half, leaf, values, next);
+  return r(left, right);
+}
+
+// pairwise() of a long run on `team` threads: the same tree, so the same value.
+template <class R>
+typename R::Acc pairwise_parallel(const R& r, const char* p, std::int64_t n, std::int64_t stride,
+                                  std::int64_t k, std::int64_t o, int team) {
+  using Acc = typename R::Acc;
+  // About four subtrees a thread, so that uneven ones even out.
+  std::int64_t leaf = n / (4 * static_cast<std::int64_t>(team));
+  if (leaf < kPairwiseBlock) leaf = kPairwiseBlock;
+  std::vector<std::pair<std::int64_t, std::int64_t>> subtrees;
+  collect_subtrees(0, n, leaf, subtrees);
+  std::vector<Acc> values(subtrees.size());
+  cpu::parallel_for(
+      static_cast<std::int64_t>(subtrees.size()), 1,
+      [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t j = begin; j < end; ++j) {
+          const auto [first, count] = subtrees[static_cast<std::size_t>(j)];
+          values[static_cast<std::size_t>(j)] =
+              pairwise(r, p + first * stride, count, stride, k + first, o);
+        }
+      },
+      team);
+  std::size_t next = 0;
+  return combine_subtrees(r, n, leaf, values, next);
+}
+
+// Sets index[0..ndim) to position `pos` of `shape` in C order; returns the byte offset.
+inline std::int64_t seek(std::int64_t pos, const std::int64_t* shape, const std::int64_t* strides,
+                         int ndim, std::int64_t* index) {
+  std::int64_t offset = 0;
+  for (int d = ndim - 1; d >= 0; --d) {
+    index[d] = pos % shape[d];
+    pos /= shape[d];
+    offset += index[d] * strides[d];
+  }
+  return offset;
+}
+
+// Steps an odometer over `shape` by one position, moving each pointer by its strides.
+template <int M>
+void step(std::int64_t* index, const std::int64_t* shape, int ndim,
+          const std::int64_t* const (&strides)[M], const char* (&ptrs)[M]) {
+  for (int d = ndim - 1; d >= 0; --d) {
+    for (int i = 0; i < M; ++i) ptrs[i] += strides[i][d];
+    if (++index[d] < shape[d]) return;
+    for (int i = 0; i < M; ++i) ptrs[i] -= strides[i][d] * shape[d];
+    index[d] = 0;
+  }
+}
+
+// Runs [begin, end) of one output's reduced elements (each `inner` long), in C order.
+template <class R, class Body>
+void for_runs(const ReducePlan& p, const char* base, std::int64_t begin, std::int64_t end,
+              const Body& body) {
+  const int outer = p.red_ndim - 1;
+  std::int64_t index[kMaxKernelDims] = {};
+  const std::int64_t* const strides[1] = {p.red_strides};
+  const char* ptr[1] = {base + seek(begin, p.red_shape, p.red_strides, outer, index)};
+  for (std::int64_t j = begin; j < end; ++j) {
+    body(j, ptr[0]);
+    step(index, p.red_shape, outer, strides, ptr);
+  }
+}
+
+// Output o's accumulator, on the calling thread.
+template <class R>
+typename R::Acc reduce_one(const R& r, const ReducePlan& p, const char* base, std::int64_t o) {
+  using Acc = typename R::Acc;
+  Acc acc = r.identity();
+  if (p.n_red == 0) return acc;
+  const int last = p.red_ndim - 1;
+  const std::int64_t inner = p.red_shape[last];
+  for_runs<R>(p, base, 0, p.n_red / inner, [&](std::int64_t j, const char* ptr) {
+    acc = r(acc, pairwise(r, ptr, inner, p.red_strides[last], j * inner, o));
+  });
+  return acc;
+}
+
+// Elements whose runs' values are found at once before they are folded in order.
+constexpr std::int64_t kFoldBatch = std::int64_t{1} << 22;
+
+// reduce_one on `team` threads.
+template <class R>
+typename R::Acc reduce_one_parallel(const R& r, const ReducePlan& p, const char* base,
+                                    std::int64_t o, int team) {
+  using Acc = typename R::Acc;
+  Acc acc = r.identity();
+  const int last = p.red_ndim - 1;
+  const std::int64_t inner = p.red_shape[last];
+  const std::int64_t stride = p.red_strides[last];
+  const std::int64_t runs = p.n_red / inner;
+  if (runs == 1 || inner >= 4 * cpu::kGrainReduce) {
+    for_runs<R>(p, base, 0, runs, [&](std::int64_t j, const char* ptr) {
+      acc = r(acc, pairwise_parallel(r, ptr, inner, stride, j * inner, o, team));
+    });
+    return acc;
+  }
+  const std::int64_t batch = kFoldBatch / inner > 1 ? kFoldBatch / inner : 1;
+  std::vector<Acc> values(static_cast<std::size_t>(runs < batch ? runs : batch));
+  for (std::int64_t first = 0; first < runs; first += batch) {
+    const std::int64_t count = runs - first < batch ? runs - first : batch;
+    cpu::parallel_for(
+        count, cpu::kGrainReduce / inner > 1 ? cpu::kGrainReduce / inner : 1,
+        [&](std::int64_t begin, std::int64_t end) {
+          for_runs<R>(p, base, first + begin, first + end, [&](std::int64_t j, const char* ptr) {
+            values[static_cast<std::size_t>(j - first)] =
+                pairwise(r, ptr, inner, stride, j * inner, o);
+          });
+        },
+        team);
+    for (std::int64_t j = 0; j < count; ++j) acc = r(acc, values[static_cast<std::size_t>(j)]);
+  }
+  return acc;
+}
+
+// Outputs [begin, end), each on the calling thread.
+template <class R>
+void reduce_outputs(const R& r, const ReducePlan& p, std::int64_t begin, std::int64_t end) {
+  using Out = typename R::Out;
+  std::int64_t index[kMaxKernelDims] = {};
+  seek(begin, p.out_shape, p.out_strides, p.out_ndim, index);
+  const std::int64_t* const strides[2] = {p.out_in_strides, p.out_strides};
+  const char* ptrs[2] = {p.in, p.out};
+  for (int d = 0; d < p.out_ndim; ++d) {
+    ptrs[0] += index[d] * p.out_in_strides[d];
+    ptrs[1] += index[d] * p.out_strides[d];
+  }
+  for (std::int64_t o = begin; o < end; ++o) {
+    *reinterpret_cast<Out*>(const_cast<char*>(ptrs[1])) =
+        r.finalize(reduce_one(r, p, ptrs[0], o), o);
+    step(index, p.out_shape, p.out_ndim, strides, ptrs);
+  }
+}
+
+template <class R>
+void run_reduce(const R& r, const ReducePlan& p) {
+  using Out = typename R::Out;
+  const std::int64_t n_red = p.n_red > 0 ? p.n_red : 1;
+  const int team = cpu::team_size(p.n_out * n_red, cpu::kGrainReduce);
+  if (team <= 1) {
+    reduce_outputs(r, p, 0, p.n_out);
+    return;
+  }
+  // Many outputs are shared out whole; a few long ones are each split.
+  if (p.n_out >= 4 * team || p.n_red < 4 * cpu::kGrainReduce) {
+    const std::int64_t grain = cpu::kGrainReduce / n_red > 1 ? cpu::kGrainReduce / n_red : 1;
+    cpu::parallel_for(p.n_out, grain, [&](std::int64_t begin, std::int64_t end) {
+      reduce_outputs(r, p, begin, end);
+    });
+    return;
+  }
+  std::int64_t index[kMaxKernelDims] = {};
+  const std::int64_t* const strides[2] = {p.out_in_strides, p.out_strides};
+  const char* ptrs[2] = {p.in, p.out};
+  for (std::int64_t o = 0; o < p.n_out; ++o) {
+    *reinterpret_cast<Out*>(const_cast<char*>(ptrs[1])) =
+        r.finalize(reduce_one_parallel(r, p, ptrs[0], o, team), o);
+    step(index, p.out_shape, p.out_ndim, strides, ptrs);
+  }
+}
+
+template <template <class> class R>
+void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
+                     const ReduceParams& params) {
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (R<T>::template supports<T>) {
+      R<T> r;
+      r.p = params;
+      run_reduce(r, plan);
+    } else {
+      throw_type_error(std::string("numcu.") + name + ": no loop for dtype " + dtype_name(dtype));
+    }
+  });
+}
+
+}  // namespace cpu_reduce
+}  // namespace numcu
+
+// Defines reduce_cpu_<e> for a reduction of NUMCU_REDUCE_OPS.
+#define NUMCU_DEFINE_REDUCE_CPU(e, R)                                                           \
+  void numcu::reduce_cpu_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params) { \
+    ::numcu::cpu_reduce::dispatch_reduce<::numcu::reduce::R>(#e, dtype, plan, params);          \
+  }

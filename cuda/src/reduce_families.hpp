@@ -1,0 +1,157 @@
+// Reducers that differ only in a flag share one GPU kernel: min, max, nanmin and nanmax run one
+// kernel per dtype, argmin and argmax another, any and all another, and on inexact dtypes sum,
+// nansum and mean one, prod and nanprod one. The flag is a run-time member, uniform across the
+// launch; it costs a select per element in kernels bound by memory, and halves the kernels the
+// module holds and the build compiles. Results are the reducers' of reducers.hpp exactly (the
+// CPU backend runs those); family_of maps each of those to its family and flags.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "numcu/reducers.hpp"
+
+namespace numcu::reduce {
+
+// sum, nansum, mean (multiply = false) or prod, nanprod (true) of an inexact dtype.
+template <class T, bool Multiply>
+struct InexactFamily : Base {
+  using In = T;
+  using Acc = compute_t<T>;
+  using Out = Acc;
+  bool skip_nan = false;
+  bool mean = false;
+  NUMCU_HD Acc identity() const { return Acc(Multiply ? 1 : 0); }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const {
+    const Acc v = convert<Acc>(x);
+    return skip_nan && is_nan(v) ? identity() : v;
+  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    if constexpr (Multiply) {
+      return a * b;
+    } else {
+      return a + b;
+    }
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const {
+    return mean ? divide_by_count(a, static_cast<double>(this->p.n)) : a;
+  }
+};
+
+// min, max, nanmin, nanmax.
+template <class T>
+struct ExtremeFamily : Base {
+  using In = T;
+  using Acc = compute_t<T>;
+  using Out = T;
+  bool max = false;
+  bool skip_nan = false;
+  NUMCU_HD Acc identity() const {
+    if (skip_nan) return quiet_nan_or_zero();
+    return max ? extreme<Acc, false>() : extreme<Acc, true>();
+  }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<Acc>(x); }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    if (is_nan(a)) return skip_nan ? b : a;
+    if (is_nan(b)) return skip_nan ? a : b;
+    return (max ? less(a, b) : less(b, a)) ? b : a;
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(a); }
+
+ private:
+  // nanmin/nanmax run on inexact dtypes only; exact ones never ask.
+  NUMCU_HD Acc quiet_nan_or_zero() const {
+    if constexpr (is_inexact_v<T>) {
+      return quiet_nan<Acc>();
+    } else {
+      return Acc();
+    }
+  }
+};
+
+// argmin, argmax.
+template <class T>
+struct ArgFamily : Base {
+  using In = T;
+  using V = compute_t<T>;
+  using Acc = IndexValue<V>;
+  using Out = std::int64_t;
+  bool max = false;
+  NUMCU_HD Acc identity() const {
+    return Acc{std::numeric_limits<std::int64_t>::max(),
+               max ? extreme<V, false>() : extreme<V, true>()};
+  }
+  NUMCU_HD Acc leaf(T x, std::int64_t k, std::int64_t) const { return Acc{k, convert<V>(x)}; }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
+    const bool b_first = b.index < a.index;
+    bool take_b;
+    if (a_nan || b_nan) {
+      take_b = b_nan && (!a_nan || b_first);
+    } else {
+      const V& low = max ? a.value : b.value;
+      const V& high = max ? b.value : a.value;
+      // b is better when it is beyond a in the reducer's direction, a when a is.
+      const bool b_better = less(low, high);
+      const bool a_better = less(high, low);
+      take_b = b_better || (!a_better && b_first);
+    }
+    return take_b ? b : a;
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a.index; }
+};
+
+// any, all.
+template <class T>
+struct LogicalFamily : Base {
+  using In = T;
+  using Acc = bool;
+  using Out = bool;
+  bool all = false;
+  NUMCU_HD Acc identity() const { return all; }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<bool>(x); }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return all ? (a && b) : (a || b); }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
+};
+
+template <class T>
+using SumFamily = InexactFamily<T, false>;
+template <class T>
+using ProdFamily = InexactFamily<T, true>;
+
+// The kernel a reducer runs on: itself, or its family with the flags that make it behave alike.
+template <class R, class = void>
+struct family_of {
+  using type = R;
+  static type make(const R& r) { return r; }
+};
+
+#define NUMCU_FAMILY(Reducer, condition, Family, flags)         \
+  template <class T>                                            \
+  struct family_of<Reducer<T>, std::enable_if_t<(condition)>> { \
+    using type = Family<T>;                                     \
+    static type make(const Reducer<T>& r) {                     \
+      type f;                                                   \
+      f.p = r.p;                                                \
+      flags;                                                    \
+      return f;                                                 \
+    }                                                           \
+  };
+
+NUMCU_FAMILY(Sum, is_inexact_v<T>, SumFamily, )
+NUMCU_FAMILY(NanSum, true, SumFamily, f.skip_nan = true)
+NUMCU_FAMILY(Mean, is_inexact_v<T>, SumFamily, f.mean = true)
+NUMCU_FAMILY(Prod, is_inexact_v<T>, ProdFamily, )
+NUMCU_FAMILY(NanProd, true, ProdFamily, f.skip_nan = true)
+NUMCU_FAMILY(Min, true, ExtremeFamily, )
+NUMCU_FAMILY(Max, true, ExtremeFamily, f.max = true)
+NUMCU_FAMILY(NanMin, true, ExtremeFamily, f.skip_nan = true)
+NUMCU_FAMILY(NanMax, true, ExtremeFamily, f.max = true; f.skip_nan = true)
+NUMCU_FAMILY(ArgMin, true, ArgFamily, )
+NUMCU_FAMILY(ArgMax, true, ArgFamily, f.max = true)
+NUMCU_FAMILY(Any, true, LogicalFamily, )
+NUMCU_FAMILY(All, true, LogicalFamily, f.all = true)
+#undef NUMCU_FAMILY
+
+}  // namespace numcu::reduce

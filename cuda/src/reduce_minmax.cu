@@ -1,4 +1,0 @@
-#include "reduce_cuda.cuh"
-
-NUMCU_DEFINE_REDUCE_CUDA(min, Min)
-NUMCU_DEFINE_REDUCE_CUDA(max, Max)

@@ -1,0 +1,7 @@
+// CPU loops of the ufunc group round.
+#define NUMCU_IN_GROUP_round NUMCU_DEFINE_UFUNC_CPU
+
+#include "cpu_elementwise.hpp"
+#include "ufunc_dispatch.hpp"
+
+NUMCU_UFUNCS(NUMCU_SELECT_GROUP)
