@@ -1,13 +1,16 @@
-// Host memory for work on host data: blocks for results that do not page-fault on every call (a
-// pool), input arrays pinned in place while they live (a registry), and what is known of an
-// address (page-locked or not), which decides how bytes reach a GPU.
+// Host data on the GPU path: results in page-locked blocks from a pool (so that their pages are
+// faulted in once, not on every call), and host operands moved in chunks through page-locked
+// staging on several streams, so that the host-side copies, the copy engines and the kernels
+// overlap instead of running one after the other.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
+#include "execution.hpp"
 #include "intake.hpp"
 #include "numcu/array_view.hpp"
 #include "numcu/dtype.hpp"
@@ -16,84 +19,69 @@ namespace numcu::python {
 
 namespace py = pybind11;
 
-// Settings of the host path, changed only with the GIL held (a fitted placement model sets them,
-// tests make them small). Sizes in bytes.
+// Settings of the host path (numcu._core._host_path_config reads and changes them; tests make
+// chunks small so that a few elements cross several). Sizes in bytes.
 struct HostPathConfig {
-  // Results of at least this many bytes come from the pool.
-  std::size_t pool_min_bytes = std::size_t{1} << 20;
-  // Per operand, the most a chunk of the pipelined GPU path holds, and the streams it uses.
+  // Host results of at least this many bytes from GPU work come from the page-locked pool.
+  std::size_t pool_min_bytes = 4096;
+  // Host data of at least this many bytes is moved in chunks; less in one copy.
+  std::size_t pipeline_min_bytes = std::size_t{1} << 20;
+  // The most one operand's chunk holds (more only where one row of the chunked axis is longer).
   std::size_t chunk_bytes = std::size_t{4} << 20;
+  // Streams (and staging slots) the chunks rotate over.
   int streams = 3;
-  // Host threads that copy between pageable memory and page-locked staging blocks (0: as many as
-  // the CPUs, at most 8).
-  int copy_threads = 0;
-  // Pageable inputs and outputs of at least this many bytes are pinned in place (cudaHostRegister)
-  // the second time a call on the GPU meets the same array; smaller ones are staged.
-  std::size_t register_min_bytes = std::size_t{8} << 20;
-  // Pageable data of at least this many bytes goes through page-locked staging blocks, copied by
-  // several threads while the copy engines move the blocks before; less is copied directly.
-  std::size_t staging_min_bytes = std::size_t{1} << 20;
+  // How pageable inputs reach the GPU: false, copied by the CPU threads into page-locked staging
+  // chunks; true, pinned in place (cudaHostRegister) once per NumPy array, kept while the array
+  // lives, and copied by the copy engines directly. Which is faster depends on the machine and
+  // the size: benchmarks/bench_host.py measures both.
+  bool register_inputs = false;
+  // Arrays smaller than this are staged even when register_inputs is set.
+  std::size_t register_min_bytes = std::size_t{1} << 20;
 };
 HostPathConfig& host_path_config();
 
-// --- Results
-
-// A new NumPy array of `shape` with byte `strides` (a dense layout), uninitialised. At least
-// pool_min_bytes come from the pool: CUDA's pool of page-locked host memory where a GPU can be
-// used, else blocks numcu keeps for reuse, so that a result's pages are faulted in once, not on
-// every call. The block goes back to the pool when the array and all its views are gone. Less, or
-// when the pool cannot give the block, is an ordinary NumPy array. `data` receives its memory.
+// A new NumPy array of `shape` and byte `strides` (a dense layout), uninitialised, in a block of
+// the page-locked pool when a GPU is used and it holds at least pool_min_bytes (the block goes
+// back to the pool when the array and every view of it are gone), else an ordinary NumPy array.
+// `data` receives its memory.
 py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
                         const std::int64_t* strides, char** data);
 
-// What the pool holds, for numcu._core._host_pool_info: its kind ("cuda": page-locked blocks
-// from CUDA's pool, "host": blocks numcu keeps), the live results' blocks and bytes, and the bytes
-// kept for reuse.
-py::dict host_pool_info();
+// Whether the bytes of `v` (host data) are page-locked by numcu (a pool block, an array pinned
+// in place), so that the copy engines reach them without staging.
+bool pinned_by_numcu(const ArrayView& v);
 
-// --- Page-locked memory
+// A host array's bytes on the GPU, in scratch memory (dense, its dimensions ordered like the host
+// array's, dtype kept): upload() for small or page-locked data, else chunks gathered by the CPU
+// threads into page-locked staging (strided data made dense on the way) while earlier chunks
+// are copied. Work queued on ex.stream after this sees the data.
+ArrayView upload_host(Scratch& scratch, const Exec& ex, const ArrayView& host);
 
-enum class HostMemory {
-  pageable,  // ordinary memory: copies go through staging blocks (or the driver's)
-  pinned,    // page-locked: the copy engines reach it directly
-  managed,   // CUDA managed memory: reachable from the GPU, the driver migrates it
-};
-const char* host_memory_name(HostMemory memory);
+// dst (host) = src (on ex's GPU, dense) with dtype conversion: one copy into page-locked or
+// same-layout memory, else chunks copied into page-locked staging and moved into dst by the CPU
+// threads while the next chunk is copied. Waits for the work queued on ex.stream; returns when
+// dst holds the values.
+void download_host(const Exec& ex, const ArrayView& dst, const ArrayView& src);
 
-// How the GPU can reach host operand `x`'s bytes, looked up without changing anything: the pool's
-// blocks and the arrays registered here are page-locked, and for other memory CUDA is asked.
-// Needs the GIL; without a GPU everything is pageable.
-HostMemory host_memory(const Operand& x);
-HostMemory host_memory(const char* lo, std::size_t bytes);
+// The elementwise GPU path when every operand is host data: the output's elements cut into
+// chunks along its outermost axis, and for each chunk, on one of several streams, the inputs
+// copied in (gathered and converted to their loop dtypes by the CPU threads, or straight from
+// page-locked memory), `kernel` run on dense device chunks, the output copied out (straight into
+// page-locked destinations, else through staging into `dest`). Chunks on different streams
+// overlap. views[0] is the destination (host, any layout), views[1..n) the inputs (host arrays,
+// or scalars where is_scalar, passed through as given); dtypes[i] is the dtype the kernel
+// writes (0) or reads (others). kernel(chunk_views, stream) queues the work for one chunk.
+using ChunkKernel = std::function<void(const ArrayView* views, Stream stream)>;
+void run_chunked(const Exec& ex, int n, const ArrayView* views, const DType* dtypes,
+                 const bool* is_scalar, const ChunkKernel& kernel, const char* fname);
+// Whether run_chunked is worth it for a result of `bytes`.
+bool use_chunked(std::size_t bytes);
 
-// host_memory(x), but a pageable NumPy array of at least register_min_bytes met a second time is
-// pinned in place now (the GIL is released while the driver pins it) and stays so, without a
-// further cost, until it is garbage: the registration is undone before its memory is freed.
-// Registrations are capped (a quarter of the RAM); past that, arrays are staged.
-HostMemory pin_for_gpu(const Operand& x);
+// Pins a pageable NumPy array `x` in place when register_inputs asks for it (cached while the
+// array lives; see HostPathConfig). Needs the GIL.
+void register_input(const Operand& x);
 
-// Whether [lo, lo + bytes) is memory numcu page-locked itself (a pool block, a registered array):
-// memory that goes back to the pool or is unregistered when its array dies, so a call that leaves
-// a copy from it queued must wait for that copy before returning.
-bool pinned_by_numcu(const char* lo, std::size_t bytes);
-
-// The registry, for numcu._core._host_registry_info: how many arrays are pinned in place and
-// their bytes.
-py::dict host_registry_info();
-
-// Page-locked staging memory from CUDA's host pool for one call; null (`data()`) where there is
-// no such pool. Freed when it goes out of scope, so the caller waits for every copy that uses it
-// first.
-class StagingBlock {
- public:
-  explicit StagingBlock(std::size_t bytes);
-  ~StagingBlock();
-  StagingBlock(const StagingBlock&) = delete;
-  StagingBlock& operator=(const StagingBlock&) = delete;
-  char* data() const { return data_; }
-
- private:
-  char* data_ = nullptr;
-};
+// numcu._core._host_pool_info, _host_pool_release, _host_registry_info, _host_path_config.
+void bind_host_memory(py::module_& m);
 
 }  // namespace numcu::python

@@ -1,15 +1,15 @@
 #include "numcu/runtime.hpp"
 
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <sstream>
-
-#include <unistd.h>
 
 #include "numcu/cuda_check.hpp"
 #include "stream_scratch.hpp"
@@ -458,114 +458,140 @@ void free_pinned(void* ptr) noexcept {
 
 namespace {
 
-// CUDA's pool of page-locked host memory, made on first use. Its allocations and frees go on a
-// stream of their own, where nothing else is queued, so that each completes at once; the stream
-// does not wait for the legacy default stream, so that no allocation waits for queued kernels.
-struct HostPool {
-  cudaMemPool_t pool = nullptr;
-  cudaStream_t stream = nullptr;
-  bool ok = false;
+// Page-locked blocks kept for reuse: cudaMallocHost costs about a millisecond per 64 MB and
+// faults every page in, so results and staging come from blocks already made. Sizes are rounded
+// to four classes per power of two (at most a quarter wasted), so that a block serves every
+// request of its class.
+struct PinnedPool {
+  std::mutex mutex;
+  std::map<std::size_t, std::vector<void*>> free;  // by class size
+  std::map<void*, std::size_t> live;
+  std::size_t live_bytes = 0, cached_bytes = 0;
+  std::uint64_t hits = 0, misses = 0;
+  std::size_t limit = 0;
 };
 
-// Cached (freed, not yet released) bytes the pool keeps: page-locked memory is the system's, so
-// at most 2 GiB and an eighth of the RAM.
-std::uint64_t host_pool_release_threshold() {
-  std::uint64_t limit = std::uint64_t{2} << 30;
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) {
-    limit = std::min(limit, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 8);
-  }
-  return limit;
-}
-
-HostPool make_host_pool() {
-  HostPool h;
-  if (!is_available()) return h;
-  // Every device must be able to copy to and from the pool's blocks.
-  for (int d = 0; d < device_count(); ++d) {
-    int supported = 0;
-    if (cudaDeviceGetAttribute(&supported, cudaDevAttrHostMemoryPoolsSupported, d) != cudaSuccess ||
-        supported == 0) {
-      cudaGetLastError();
-      return h;
+PinnedPool& pinned_pool() {
+  static PinnedPool* pool = [] {
+    auto* p = new PinnedPool;  // never destroyed: blocks may come back during interpreter exit
+    // Page-locked memory is taken from the system: keep at most 2 GiB, and an eighth of the RAM.
+    std::uint64_t limit = std::uint64_t{2} << 30;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) {
+      limit =
+          std::min(limit, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 8);
     }
-  }
-  cudaMemPoolProps props{};
-  props.allocType = cudaMemAllocationTypePinned;
-  props.handleTypes = cudaMemHandleTypeNone;
-  props.location.type = cudaMemLocationTypeHost;
-  props.location.id = 0;
-  if (cudaMemPoolCreate(&h.pool, &props) != cudaSuccess) {
-    cudaGetLastError();
-    return h;
-  }
-  bool ok = true;
-  std::uint64_t threshold = host_pool_release_threshold();
-  ok = ok && cudaMemPoolSetAttribute(h.pool, cudaMemPoolAttrReleaseThreshold, &threshold) ==
-                 cudaSuccess;
-  // A host pool's memory is the host's alone until devices are given access.
-  for (int d = 0; ok && d < device_count(); ++d) {
-    cudaMemAccessDesc access{};
-    access.location.type = cudaMemLocationTypeDevice;
-    access.location.id = d;
-    access.flags = cudaMemAccessFlagsProtReadWrite;
-    ok = cudaMemPoolSetAccess(h.pool, &access, 1) == cudaSuccess;
-  }
-  ok = ok && cudaStreamCreateWithFlags(&h.stream, cudaStreamNonBlocking) == cudaSuccess;
-  if (!ok) {
-    cudaGetLastError();
-    cudaMemPoolDestroy(h.pool);
-    cudaGetLastError();
-    h.pool = nullptr;
-    return h;
-  }
-  h.ok = true;
-  return h;
+    p->limit = static_cast<std::size_t>(limit);
+    return p;
+  }();
+  return *pool;
 }
 
-const HostPool& host_pool() {
-  static const HostPool pool = make_host_pool();
-  return pool;
+std::size_t pinned_class(std::size_t bytes) {
+  std::size_t c = 4096;
+  while (c < bytes && c < (std::size_t{1} << 20)) c <<= 1;
+  if (c >= bytes) return c;
+  std::size_t top = std::size_t{1} << 20;
+  while (top * 2 <= bytes) top <<= 1;
+  const std::size_t step = top / 4;
+  return (bytes + step - 1) / step * step;
+}
+
+// Frees cached blocks, largest first, until at most `keep` bytes stay cached. Called with the
+// mutex held.
+void trim_pinned(PinnedPool& p, std::size_t keep) {
+  while (p.cached_bytes > keep && !p.free.empty()) {
+    auto it = std::prev(p.free.end());
+    void* ptr = it->second.back();
+    it->second.pop_back();
+    p.cached_bytes -= it->first;
+    if (it->second.empty()) p.free.erase(it);
+    if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+  }
 }
 
 }  // namespace
 
-bool host_pool_available() { return host_pool().ok; }
+bool host_pool_available() { return is_available(); }
 
 void* allocate_host_pooled(std::size_t bytes) {
-  const HostPool& h = host_pool();
-  if (!h.ok || bytes == 0) return nullptr;
+  if (bytes == 0 || !is_available()) return nullptr;
+  const std::size_t size = pinned_class(bytes);
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
   void* ptr = nullptr;
-  if (cudaMallocFromPoolAsync(&ptr, bytes, h.pool, h.stream) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
+  auto it = p.free.find(size);
+  if (it != p.free.end()) {
+    ptr = it->second.back();
+    it->second.pop_back();
+    if (it->second.empty()) p.free.erase(it);
+    p.cached_bytes -= size;
+    ++p.hits;
+  } else {
+    ++p.misses;
+    if (cudaHostAlloc(&ptr, size, cudaHostAllocPortable) != cudaSuccess) {
+      cudaGetLastError();
+      // Cached blocks of other sizes may be what stands in the way.
+      trim_pinned(p, 0);
+      if (cudaHostAlloc(&ptr, size, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+      }
+    }
   }
-  // The block may be touched only once its allocation has completed in stream order.
-  const cudaError_t status = cudaStreamSynchronize(h.stream);
-  if (status != cudaSuccess) {
-    cudaFreeAsync(ptr, h.stream);
-    NUMCU_CUDA_TRY(status, "cudaStreamSynchronize");
-  }
+  p.live.emplace(ptr, size);
+  p.live_bytes += size;
   return ptr;
 }
 
 void free_host_pooled(void* ptr) noexcept {
   if (ptr == nullptr) return;
-  if (cudaFreeAsync(ptr, host_pool().stream) != cudaSuccess) cudaGetLastError();
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto it = p.live.find(ptr);
+  if (it == p.live.end()) return;
+  const std::size_t size = it->second;
+  p.live.erase(it);
+  p.live_bytes -= size;
+  try {
+    p.free[size].push_back(ptr);
+    p.cached_bytes += size;
+  } catch (...) {
+    if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+    return;
+  }
+  trim_pinned(p, p.limit);
 }
 
-void host_pool_info(std::size_t* used, std::size_t* reserved) {
-  *used = 0;
-  *reserved = 0;
-  const HostPool& h = host_pool();
-  if (!h.ok) return;
-  std::uint64_t u = 0, r = 0;
-  NUMCU_CUDA_TRY(cudaMemPoolGetAttribute(h.pool, cudaMemPoolAttrUsedMemCurrent, &u),
-                 "cudaMemPoolGetAttribute");
-  NUMCU_CUDA_TRY(cudaMemPoolGetAttribute(h.pool, cudaMemPoolAttrReservedMemCurrent, &r),
-                 "cudaMemPoolGetAttribute");
-  *used = u;
-  *reserved = r;
+bool is_host_pooled(const void* ptr, std::size_t bytes) {
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto it = p.live.upper_bound(const_cast<void*>(ptr));
+  if (it == p.live.begin()) return false;
+  --it;
+  const auto lo = reinterpret_cast<std::uintptr_t>(it->first);
+  const auto x = reinterpret_cast<std::uintptr_t>(ptr);
+  return x >= lo && x + bytes <= lo + it->second;
+}
+
+HostPoolInfo host_pool_info() {
+  HostPoolInfo info;
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  info.live_blocks = p.live.size();
+  info.live_bytes = p.live_bytes;
+  for (const auto& [size, blocks] : p.free) info.cached_blocks += blocks.size();
+  info.cached_bytes = p.cached_bytes;
+  info.cache_limit = p.limit;
+  info.hits = p.hits;
+  info.misses = p.misses;
+  return info;
+}
+
+void release_host_pool() noexcept {
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  trim_pinned(p, 0);
 }
 
 bool host_register(void* ptr, std::size_t bytes) {

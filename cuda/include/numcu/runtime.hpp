@@ -81,17 +81,27 @@ void* allocate_pinned(std::size_t bytes);
 // memory, then frees it.
 void free_pinned(void* ptr) noexcept;
 
-// Host memory from CUDA's stream-ordered pool of page-locked host memory (cudaMemPoolCreate with a
-// host location, CUDA 12.2+ drivers): copies to and from it run at the copy engines' full speed,
-// every device may copy to and from it, and the host reads and writes it as any memory, with no
-// page faults after its first use. The pool keeps freed blocks for reuse (up to a release
-// threshold). allocate_host_pooled returns null where the driver has no host pools, and when the
-// pool cannot grow (the caller then takes ordinary memory); the block is usable on return.
+// Page-locked host memory from a pool numcu keeps (blocks made with cudaHostAlloc, portable to
+// every device, kept after they are freed up to a limit of the RAM's eighth or 2 GiB): copies to
+// and from it run at the copy engines' full speed and its pages are faulted in once, not on every
+// call. allocate_host_pooled returns null without a GPU, for 0 bytes, and where CUDA cannot
+// page-lock more (the caller then takes ordinary memory). Thread-safe.
 void* allocate_host_pooled(std::size_t bytes);
+// Returns a block to the pool; no copy may still be using it. Pointers not from the pool are
+// ignored.
 void free_host_pooled(void* ptr) noexcept;
-// Whether that pool exists (asked of the driver on first use), and its bytes in use and held.
+// Whether [ptr, ptr + bytes) lies in a live block of the pool.
+bool is_host_pooled(const void* ptr, std::size_t bytes);
 bool host_pool_available();
-void host_pool_info(std::size_t* used, std::size_t* reserved);
+struct HostPoolInfo {
+  std::size_t live_blocks = 0, live_bytes = 0;      // handed out, not yet back
+  std::size_t cached_blocks = 0, cached_bytes = 0;  // back in the pool, kept for reuse
+  std::size_t cache_limit = 0;
+  std::uint64_t hits = 0, misses = 0;  // requests served from the cache, and by CUDA
+};
+HostPoolInfo host_pool_info();
+// Frees every cached block.
+void release_host_pool() noexcept;
 
 // Pins host memory in place (cudaHostRegister, for every device), so that copies reach it by DMA;
 // false, with the error cleared, where CUDA refuses (memory it cannot pin, a range that overlaps
