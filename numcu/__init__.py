@@ -45,6 +45,10 @@ threading_info = _core.threading_info
 dtypes = _core.dtypes
 
 from . import cuda  # noqa: E402
+from ._placement import Placement as _Placement  # noqa: E402
+
+#: Where host-only calls run without ``device=``: see ``numcu._placement``.
+placement = _Placement(_core)
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
 include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
@@ -77,6 +81,7 @@ __all__ = [
     "ndarray",
     "ones",
     "ones_like",
+    "placement",
     "set_num_threads",
     "threading_info",
     "where",

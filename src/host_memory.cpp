@@ -86,11 +86,16 @@ bool pinned_by_numcu(const ArrayView& v) {
 void register_input(const Operand& x) {
   const HostPathConfig& config = host_path_config();
   if (!config.register_inputs || x.kind != Operand::Kind::host || !x.keepalive) return;
-  // Only an array that owns its memory: its lifetime is the memory's, so a weak reference to it
-  // says when the registration must go.
+  // The NumPy array that owns the memory (views lead to it through .base): its lifetime is the
+  // memory's, so a weak reference to it says when the registration must go. Its whole buffer is
+  // registered, which serves every view of it.
   if (!py::isinstance<py::array>(x.keepalive)) return;
   py::array a = py::reinterpret_borrow<py::array>(x.keepalive);
-  if (!(a.flags() & py::detail::npy_api::NPY_ARRAY_OWNDATA_)) return;
+  while (!(a.flags() & py::detail::npy_api::NPY_ARRAY_OWNDATA_)) {
+    py::object base = a.base();
+    if (!py::isinstance<py::array>(base)) return;
+    a = py::reinterpret_borrow<py::array>(base);
+  }
   const auto bytes = static_cast<std::size_t>(a.nbytes());
   if (bytes < config.register_min_bytes) return;
   const auto lo = reinterpret_cast<std::uintptr_t>(a.data());
@@ -288,8 +293,8 @@ struct ChunkLayout {
   std::int64_t rows_per_chunk(std::size_t widest_item) const {
     const std::size_t row_bytes = static_cast<std::size_t>(row_elements) * widest_item;
     const std::size_t chunk = host_path_config().chunk_bytes;
-    return std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(chunk / std::max<std::size_t>(row_bytes, 1)));
+    const auto rows = static_cast<std::int64_t>(chunk / std::max<std::size_t>(row_bytes, 1));
+    return std::clamp<std::int64_t>(rows, 1, std::max<std::int64_t>(shape[0], 1));
   }
 };
 

@@ -38,7 +38,9 @@ const Exec& Call::place(unsigned options) {
       !device_input() && !(has_out_ && out_.kind == Operand::Kind::device)) {
     req.kind = DeviceRequest::Kind::cpu;
   }
-  if (req.kind == DeviceRequest::Kind::automatic && has_cost_ && host_placement_cpu()) {
+  // A stream named is a GPU asked for.
+  if (req.kind == DeviceRequest::Kind::automatic && !req.has_stream && has_cost_ &&
+      host_placement_cpu()) {
     req.kind = DeviceRequest::Kind::cpu;
   }
   ex_ = python::place(fname_, all, nin_ + 1, req, (options & no_prefetch) == 0);
@@ -60,7 +62,12 @@ bool Call::host_placement_cpu() const {
     if (in_[i].kind != Operand::Kind::host || v.ndim == 0) continue;
     const double b = static_cast<double>(v.size()) * static_cast<double>(itemsize(v.dtype));
     in_bytes += b;
-    if (pinned_by_numcu(v)) pinned_bytes += b;
+    // Arrays the host path pins in place count as page-locked: registration is paid once.
+    const HostPathConfig& config = host_path_config();
+    if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
+        pinned_by_numcu(v)) {
+      pinned_bytes += b;
+    }
   }
   int threads = 1;
   try {

@@ -4,7 +4,7 @@ numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
 from __future__ import annotations
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -214,9 +214,25 @@ def _exchange_counts() -> dict:
     """
     How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.
     """
+def _host_path_config(**kwargs) -> dict:
+    """
+    The host path's settings, changed by keyword (for tests and benchmarks); returns them.
+    """
+def _host_pool_info() -> dict:
+    ...
+def _host_pool_release() -> None:
+    ...
+def _host_registry_info() -> dict:
+    ...
 def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
     """
     What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'interfaces' or 'dlpack'.
+    """
+def _placement_estimate(op: str, in_bytes: typing.SupportsFloat | typing.SupportsIndex, pinned_bytes: typing.SupportsFloat | typing.SupportsIndex, out_bytes: typing.SupportsFloat | typing.SupportsIndex, fresh_out: bool, elements: typing.SupportsFloat | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+    ...
+def _placement_model(**kwargs) -> dict:
+    """
+    The placement model's constants, changed by keyword; returns them all.
     """
 def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -349,7 +365,8 @@ def arange(start: typing.Any, stop: typing.Any = None, step: typing.Any = None, 
     start, stop, step : Python or NumPy numbers
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1016,7 +1033,8 @@ def empty(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = N
     shape : int or sequence of ints
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1033,14 +1051,16 @@ def empty_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1265,7 +1285,8 @@ def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, *,
     fill_value : scalar
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1282,14 +1303,16 @@ def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, s
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1298,6 +1321,17 @@ def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, s
         synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
         page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
         NumPy drops it.
+    """
+def get_num_threads() -> int:
+    """
+    The number of threads the CPU backend splits its work over.
+    
+    It is, first to last: the value given to numcu.set_num_threads; the environment variable
+    NUMCU_NUM_THREADS; OpenMP's default (OMP_NUM_THREADS, else the CPUs this process may run on).
+    In a forked child process it is 1, whatever was set (OpenMP's threads do not survive a fork;
+    start workers with multiprocessing's "spawn" or "forkserver" methods for threads in each).
+    Raises ValueError while NUMCU_NUM_THREADS is not a whole number from 1 to 1024 and
+    set_num_threads has not been called.
     """
 def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -1591,7 +1625,8 @@ def linspace(start: typing.Any, stop: typing.Any, num: typing.Any = 50, endpoint
     retstep : bool
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2231,7 +2266,8 @@ def ones(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = No
     shape : int or sequence of ints
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2248,14 +2284,16 @@ def ones_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None,
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2473,6 +2511,21 @@ def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     -------
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def set_num_threads(n: typing.Any) -> None:
+    """
+    Set the number of threads the CPU backend splits its work over.
+    
+    Parameters
+    ----------
+    n : int
+        From 1 to 1024. It replaces NUMCU_NUM_THREADS and OpenMP's default for the whole process.
+    
+    Notes
+    -----
+    Arrays too small to gain from threads run on the calling thread whatever `n` is. Results do not
+    depend on `n`: elementwise functions compute each element alike, and reductions combine their
+    partial results in one fixed order (NumPy's pairwise order for sums).
     """
 def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -2772,6 +2825,18 @@ def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
+def threading_info() -> dict:
+    """
+    How the CPU backend runs: a dict with
+    
+    - ``layer``: "openmp" (or "serial" in a build without OpenMP), and ``library``, its file;
+    - ``num_threads`` (as get_num_threads) and ``source``: "set_num_threads", "NUMCU_NUM_THREADS",
+      "OpenMP" or "forked child";
+    - ``simd``: the instruction set its vectorised loops run with on this CPU ("x86-64-v4" is
+      AVX-512, "x86-64-v3" AVX2);
+    - ``grain``: elements per thread below which a loop is not split, for memory-bound elementwise
+      loops, costly ones (float functions, integer division) and reductions.
+    """
 def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     x rounded towards zero; integers stay as they are.
@@ -2849,7 +2914,8 @@ def zeros(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = N
     shape : int or sequence of ints
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2866,14 +2932,16 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
