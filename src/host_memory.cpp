@@ -71,6 +71,12 @@ bool registered(std::uintptr_t lo, std::uintptr_t hi) {
   return lo >= it->first && hi <= it->second;
 }
 
+// Weak references whose arrays died, with the GIL held.
+std::vector<PyObject*>& dead_weakrefs() {
+  static auto* dead = new std::vector<PyObject*>;
+  return *dead;
+}
+
 }  // namespace
 
 bool pinned_by_numcu(const ArrayView& v) {
@@ -84,6 +90,8 @@ bool pinned_by_numcu(const ArrayView& v) {
 }
 
 void register_input(const Operand& x) {
+  for (PyObject* weak : dead_weakrefs()) Py_DECREF(weak);
+  dead_weakrefs().clear();
   const HostPathConfig& config = host_path_config();
   if (!config.register_inputs || x.kind != Operand::Kind::host || !x.keepalive) return;
   // The NumPy array that owns the memory (views lead to it through .base): its lifetime is the
@@ -125,7 +133,9 @@ void register_input(const Operand& x) {
       r.spans.erase(it);
     }
     cuda::host_unregister(reinterpret_cast<void*>(lo));
-    weak.dec_ref();  // the reference taken below, which kept the weakref object alive
+    // The reference that kept the weak reference alive goes at the next registration: dropping
+    // it here could free the object while its callback runs.
+    dead_weakrefs().push_back(weak.ptr());
   });
   py::weakref weak(a, forget);
   weak.release();

@@ -77,8 +77,9 @@ void run_chunked(const Exec& ex, int n, const ArrayView* views, const DType* dty
 // Whether run_chunked is worth it for a result of `bytes`.
 bool use_chunked(std::size_t bytes);
 
-// Pins a pageable NumPy array `x` in place when register_inputs asks for it (cached while the
-// array lives; see HostPathConfig). Needs the GIL.
+// Pins the memory of a pageable NumPy array `x` (an input, or a host out=) in place when
+// register_inputs asks for it: the whole buffer of the array that owns it, cached while that
+// array lives (see HostPathConfig). Needs the GIL.
 void register_input(const Operand& x);
 
 // numcu._core._host_pool_info, _host_pool_release, _host_registry_info, _host_path_config.

@@ -85,6 +85,9 @@ const ArrayView& Call::destination(DType dtype, int ndim, const std::int64_t* sh
   if (has_out_) {
     result_ = py::reinterpret_borrow<py::object>(out_obj_);
     dest_ = out_.view;
+    // A host out= pinned in place (where the host path's setting asks for it) is copied into
+    // directly.
+    if (ex_.gpu) register_input(out_);
   } else if (ex_.gpu && device_input()) {
     NdArray a = NdArray::empty(dtype, ndim, shape, ex_.device, ex_.stream, like);
     dest_ = a.view();
