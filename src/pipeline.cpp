@@ -64,8 +64,9 @@ bool Call::host_placement_cpu() const {
     in_bytes += b;
     // Arrays the host path pins in place count as page-locked: registration is paid once.
     const HostPathConfig& config = host_path_config();
+    // (Small arrays are not looked up: they are never pool blocks, and cost little either way.)
     if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
-        pinned_by_numcu(v)) {
+        (b >= static_cast<double>(config.pool_min_bytes) && pinned_by_numcu(v))) {
       pinned_bytes += b;
     }
   }
