@@ -18,6 +18,7 @@ UFUNCS = _core.ufuncs
 REDUCTIONS = _core.reductions + _core.scans
 globals().update({name: getattr(_core, name) for name in UFUNCS + REDUCTIONS})
 
+
 __version__ = _core.__version__
 mul = _core.mul
 div = _core.div
@@ -61,6 +62,11 @@ from . import _array_api  # noqa: E402
 
 globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
 
+from ._placement import Placement as _Placement  # noqa: E402
+
+#: Where host-only calls run without ``device=``: see ``numcu._placement``.
+placement = _Placement(_core)
+
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
 include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
 #: Prefix for CMake's ``find_package(numcu)`` (target ``numcu::headers``).
@@ -98,6 +104,7 @@ __all__ = [
     "ndarray",
     "ones",
     "ones_like",
+    "placement",
     "set_num_threads",
     "threading_info",
     "where",

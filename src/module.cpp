@@ -31,6 +31,8 @@ PyObject* g_cuda_unavailable = nullptr;
 namespace numcu::python {
 void bind_streams(py::module_& c);
 void bind_threads(py::module_& m);
+void bind_host_memory(py::module_& m);
+void bind_placement(py::module_& m);
 }  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
@@ -421,6 +423,8 @@ PYBIND11_MODULE(_core, m) {
   bind_creation(m);
   bind_array_api(m);
   bind_threads(m);
+  bind_host_memory(m);
+  bind_placement(m);
 
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");

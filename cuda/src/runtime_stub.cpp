@@ -70,6 +70,14 @@ void free_managed(void*, int, Stream) noexcept {}
 void prefetch_to_device(const void*, std::size_t, int, Stream) { unavailable(); }
 void* allocate_pinned(std::size_t) { unavailable(); }
 void free_pinned(void*) noexcept {}
+void* allocate_host_pooled(std::size_t) { return nullptr; }
+void free_host_pooled(void*) noexcept {}
+bool is_host_pooled(const void*, std::size_t) { return false; }
+bool host_pool_available() { return false; }
+HostPoolInfo host_pool_info() { return {}; }
+void release_host_pool() noexcept {}
+bool host_register(void*, std::size_t) { return false; }
+void host_unregister(void*) noexcept {}
 PointerKind pointer_kind(const void*) { return PointerKind::host; }
 
 }  // namespace cuda
