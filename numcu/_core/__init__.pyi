@@ -306,6 +306,16 @@ def _gather(x: typing.Any, indices: typing.Any, device: typing.Any = None, strea
     """
     x[i_0, ..., i_{k-1}] for an int64 array `indices` of shape (k, ...): one row of broadcast indices per leading axis of x.
     """
+def _host_path_config(**kwargs) -> dict:
+    """
+    The host path's settings, changed by keyword (for tests and benchmarks); returns them.
+    """
+def _host_pool_info() -> dict:
+    ...
+def _host_pool_release() -> None:
+    ...
+def _host_registry_info() -> dict:
+    ...
 def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
     """
     What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'interfaces' or 'dlpack'.
@@ -317,6 +327,12 @@ def _matmul(a: typing.Any, b: typing.Any, device: typing.Any = None, stream: typ
 def _nonzero(x: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     An (ndim, count) int64 array of the positions of x's non-zero elements. On the GPU this waits for the count.
+    """
+def _placement_estimate(op: str, in_bytes: typing.SupportsFloat | typing.SupportsIndex, pinned_bytes: typing.SupportsFloat | typing.SupportsIndex, out_bytes: typing.SupportsFloat | typing.SupportsIndex, fresh_out: bool, elements: typing.SupportsFloat | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+    ...
+def _placement_model(**kwargs) -> dict:
+    """
+    The placement model's constants, changed by keyword; returns them all.
     """
 def _unique(x: typing.Any, values: bool, indices: bool, inverse: bool, counts: bool, nan_distinct: bool = True, device: typing.Any = None, stream: typing.Any = None) -> tuple:
     """
