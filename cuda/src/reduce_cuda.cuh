@@ -199,7 +199,8 @@ __device__ __forceinline__ typename R::Acc fold_row_vectors(const R& r, const ch
   // Each accumulator meets its elements in index order: the head first, then the vectors,
   // then the tail.
   const T* elements = reinterpret_cast<const T*>(row);
-  for (std::int64_t k = w.global; k < head; k += w.all) a[0] = fold_next(r, a[0], elements[k], k, o);
+  for (std::int64_t k = w.global; k < head; k += w.all)
+    a[0] = fold_next(r, a[0], elements[k], k, o);
   // One loop for whole tiles and the last one, which may run past the end: predicated loads
   // cost a memory-bound loop nothing and keep one copy of the unrolled body.
 #pragma unroll 1
