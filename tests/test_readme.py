@@ -126,9 +126,10 @@ def test_the_elementwise_row_is_numcu_ufuncs():
 
 
 def setup_commands() -> list[str]:
-    """The command lines of the first shell block: the install, then the test command."""
+    """The command lines of the first shell block (comments apart): install, then test."""
     first = code_blocks("sh")[0][1]
-    return [line.split("  #")[0].strip() for line in first.splitlines() if line.strip()]
+    lines = [line.strip() for line in first.splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def test_the_first_block_installs_then_tests():
