@@ -13,31 +13,22 @@ namespace numcu {
 namespace {
 
 using cpu_reduce::load;
-using cpu_reduce::seek;
-using cpu_reduce::step;
+using cpu_reduce::OutputWalk;
 
 // Scanned lines [begin, end), each on the calling thread: a scan is sequential along its line.
 template <class S>
 void scan_lines(const S& s, const ReducePlan& p, std::int64_t begin, std::int64_t end) {
   using T = typename S::In;
   using Out = typename S::Out;
-  std::int64_t index[kMaxKernelDims] = {};
-  seek(begin, p.out_shape, p.out_strides, p.out_ndim, index);
-  const std::int64_t* const strides[2] = {p.out_in_strides, p.out_strides};
-  const char* ptrs[2] = {p.in, p.out};
-  for (int d = 0; d < p.out_ndim; ++d) {
-    ptrs[0] += index[d] * p.out_in_strides[d];
-    ptrs[1] += index[d] * p.out_strides[d];
-  }
-  for (std::int64_t o = begin; o < end; ++o) {
-    const char* in = ptrs[0];
-    char* out = const_cast<char*>(ptrs[1]);
+  OutputWalk w(p, begin);
+  for (std::int64_t o = begin; o < end; ++o, w.next()) {
+    const char* in = w.in();
+    char* out = w.out();
     auto acc = s.identity();
     for (std::int64_t k = 0; k < p.n_red; ++k) {
       acc = s(acc, s.leaf(load<T>(in + k * p.red_strides[0])));
       *reinterpret_cast<Out*>(out + k * p.out_red_stride) = s.finalize(acc);
     }
-    step(index, p.out_shape, p.out_ndim, strides, ptrs);
   }
 }
 

@@ -287,22 +287,33 @@ typename R::Acc reduce_one_parallel(const R& r, const ReducePlan& p, const char*
   return acc;
 }
 
+// The outputs in C order from output `begin`: each one's first input element and its place.
+struct OutputWalk {
+  const ReducePlan& p;
+  std::int64_t index[kMaxKernelDims] = {};
+  const std::int64_t* const strides[2];
+  const char* ptrs[2];
+
+  OutputWalk(const ReducePlan& plan, std::int64_t begin)
+      : p(plan), strides{plan.out_in_strides, plan.out_strides}, ptrs{plan.in, plan.out} {
+    seek(begin, p.out_shape, p.out_strides, p.out_ndim, index);
+    for (int d = 0; d < p.out_ndim; ++d) {
+      ptrs[0] += index[d] * p.out_in_strides[d];
+      ptrs[1] += index[d] * p.out_strides[d];
+    }
+  }
+  const char* in() const { return ptrs[0]; }
+  char* out() const { return const_cast<char*>(ptrs[1]); }
+  void next() { step(index, p.out_shape, p.out_ndim, strides, ptrs); }
+};
+
 // Outputs [begin, end), each on the calling thread.
 template <class R>
 void reduce_outputs(const R& r, const ReducePlan& p, std::int64_t begin, std::int64_t end) {
   using Out = typename R::Out;
-  std::int64_t index[kMaxKernelDims] = {};
-  seek(begin, p.out_shape, p.out_strides, p.out_ndim, index);
-  const std::int64_t* const strides[2] = {p.out_in_strides, p.out_strides};
-  const char* ptrs[2] = {p.in, p.out};
-  for (int d = 0; d < p.out_ndim; ++d) {
-    ptrs[0] += index[d] * p.out_in_strides[d];
-    ptrs[1] += index[d] * p.out_strides[d];
-  }
-  for (std::int64_t o = begin; o < end; ++o) {
-    *reinterpret_cast<Out*>(const_cast<char*>(ptrs[1])) =
-        r.finalize(reduce_one(r, p, ptrs[0], o), o);
-    step(index, p.out_shape, p.out_ndim, strides, ptrs);
+  OutputWalk w(p, begin);
+  for (std::int64_t o = begin; o < end; ++o, w.next()) {
+    *reinterpret_cast<Out*>(w.out()) = r.finalize(reduce_one(r, p, w.in(), o), o);
   }
 }
 
@@ -323,13 +334,9 @@ void run_reduce(const R& r, const ReducePlan& p) {
     });
     return;
   }
-  std::int64_t index[kMaxKernelDims] = {};
-  const std::int64_t* const strides[2] = {p.out_in_strides, p.out_strides};
-  const char* ptrs[2] = {p.in, p.out};
-  for (std::int64_t o = 0; o < p.n_out; ++o) {
-    *reinterpret_cast<Out*>(const_cast<char*>(ptrs[1])) =
-        r.finalize(reduce_one_parallel(r, p, ptrs[0], o, team), o);
-    step(index, p.out_shape, p.out_ndim, strides, ptrs);
+  OutputWalk w(p, 0);
+  for (std::int64_t o = 0; o < p.n_out; ++o, w.next()) {
+    *reinterpret_cast<Out*>(w.out()) = r.finalize(reduce_one_parallel(r, p, w.in(), o, team), o);
   }
 }
 

@@ -84,17 +84,23 @@ const Tuning& tuning() {
 
 constexpr int kMaxDevices = 64;
 
-int threads_per_multiprocessor(int device) {
+// A device attribute, asked once per device (`fallback` where the driver gives none).
+template <cudaDeviceAttr Attr>
+int device_attribute(int device, int fallback, const char* what) {
   static std::once_flag asked[kMaxDevices];
   static int value[kMaxDevices] = {};
-  if (device < 0 || device >= kMaxDevices) return 2048;
-  std::call_once(asked[device], [device] {
+  if (device < 0 || device >= kMaxDevices) return fallback;
+  std::call_once(asked[device], [device, fallback, what] {
     int v = 0;
-    NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, device),
-                   "reading the device's threads per multiprocessor");
-    value[device] = v > 0 ? v : 2048;
+    NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&v, Attr, device), what);
+    value[device] = v > 0 ? v : fallback;
   });
   return value[device];
+}
+
+int threads_per_multiprocessor(int device) {
+  return device_attribute<cudaDevAttrMaxThreadsPerMultiProcessor>(
+      device, 2048, "reading the device's threads per multiprocessor");
 }
 
 std::int64_t pow2_ceil(std::int64_t v) {
@@ -137,16 +143,9 @@ bool outputs_vectorise(const ReducePlan& p, int item, int vec) {
 }  // namespace
 
 int multiprocessor_count(int device) {
-  static std::once_flag asked[kMaxDevices];
-  static int value[kMaxDevices] = {};
-  if (device < 0 || device >= kMaxDevices) device = 0;
-  std::call_once(asked[device], [device] {
-    int v = 0;
-    NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, device),
-                   "reading the device's multiprocessor count");
-    value[device] = v > 0 ? v : 1;
-  });
-  return value[device];
+  return device_attribute<cudaDevAttrMultiProcessorCount>(
+      device < 0 || device >= kMaxDevices ? 0 : device, 1,
+      "reading the device's multiprocessor count");
 }
 
 ReduceLayout choose_reduce_layout(const ReducePlan& p, const ReduceTypeInfo& type) {
