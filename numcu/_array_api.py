@@ -805,38 +805,31 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _with_initial(_core.cumprod, 1, x, axis, dtype, include_initial, "cumulative_prod")
 
 
-def std(
-    x,
-    /,
-    axis=None,
-    dtype=None,
-    out=None,
-    ddof=0,
-    keepdims=False,
-    *,
-    correction=None,
-    device=None,
-    stream=None,
-):
-    ddof = correction if correction is not None else ddof
-    return _core.std(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
+def _with_correction(core_fn):
+    """core_fn (std or var) taking the standard's `correction` as another name for `ddof`."""
+
+    def fn(
+        x,
+        /,
+        axis=None,
+        dtype=None,
+        out=None,
+        ddof=0,
+        keepdims=False,
+        *,
+        correction=None,
+        device=None,
+        stream=None,
+    ):
+        ddof = correction if correction is not None else ddof
+        return core_fn(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
+
+    fn.__name__ = fn.__qualname__ = core_fn.__name__
+    return fn
 
 
-def var(
-    x,
-    /,
-    axis=None,
-    dtype=None,
-    out=None,
-    ddof=0,
-    keepdims=False,
-    *,
-    correction=None,
-    device=None,
-    stream=None,
-):
-    ddof = correction if correction is not None else ddof
-    return _core.var(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
+std = _with_correction(_core.std)
+var = _with_correction(_core.var)
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):

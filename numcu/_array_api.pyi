@@ -188,6 +188,10 @@ def _triangle(x, k, lower):
     ...
 def _ufunc_impl(name):
     ...
+def _with_correction(core_fn):
+    """
+    core_fn (std or var) taking the standard's `correction` as another name for `ddof`.
+    """
 def _with_initial(fn, identity, x, axis, dtype, include_initial, fname):
     ...
 def array_function(self, func, types, args, kwargs):
