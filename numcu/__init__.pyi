@@ -52,6 +52,7 @@ from numcu._core import fmin
 from numcu._core import from_dlpack
 from numcu._core import full
 from numcu._core import full_like
+from numcu._core import get_num_threads
 from numcu._core import greater
 from numcu._core import greater_equal
 from numcu._core import heaviside
@@ -98,6 +99,7 @@ from numcu._core import reciprocal
 from numcu._core import remainder
 from numcu._core import right_shift
 from numcu._core import rint
+from numcu._core import set_num_threads
 from numcu._core import sign
 from numcu._core import signbit
 from numcu._core import sin
@@ -109,6 +111,7 @@ from numcu._core import subtract
 from numcu._core import sum
 from numcu._core import tan
 from numcu._core import tanh
+from numcu._core import threading_info
 from numcu._core import trunc
 from numcu._core import var
 from numcu._core import where
@@ -119,10 +122,10 @@ import os as _os
 from . import _load
 from . import _core
 from . import cuda
-__all__: list[str] = ['negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside', 'sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'cumsum', 'cumprod', 'arange', 'asarray', 'asnumpy', 'astype', 'build_info', 'clip', 'cmake_prefix', 'cuda', 'div', 'dtypes', 'empty', 'empty_like', 'from_dlpack', 'full', 'full_like', 'include_path', 'linspace', 'mul', 'ndarray', 'ones', 'ones_like', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside', 'sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'cumsum', 'cumprod', 'arange', 'asarray', 'asnumpy', 'astype', 'build_info', 'clip', 'cmake_prefix', 'cuda', 'div', 'dtypes', 'empty', 'empty_like', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'include_path', 'linspace', 'mul', 'ndarray', 'ones', 'ones_like', 'set_num_threads', 'threading_info', 'where', 'zeros', 'zeros_like']
 REDUCTIONS: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'cumsum', 'cumprod')
 UFUNCS: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside')
 __version__: str
 cmake_prefix: str
-dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128')
+dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 include_path: str

@@ -108,11 +108,27 @@ void dense_kernel_plain(Op op, Out* out, std::tuple<const In*...> in, std::tuple
   dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
 }
 
+// bfloat16 loops are not vectorised: GCC 12 fails on some of them (an internal compiler error
+// on float bits taken apart right after being put together from bfloat16's), and they are not
+// worth the size of vector code in the module.
+#if defined(__GNUC__) && !defined(__clang__)
+#define NUMCU_NO_VECTORIZE __attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+#define NUMCU_NO_VECTORIZE
+#endif
+template <unsigned Mask, class Op, class Out, class... In>
+NUMCU_NO_VECTORIZE void dense_kernel_scalar(Op op, Out* out, std::tuple<const In*...> in,
+                                            std::tuple<In...> values, std::int64_t n) {
+  dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
+}
+
 template <unsigned Mask, class Op, class Out, class... In>
 void dense_kernel(const Op& op, Out* out, const std::tuple<const In*...>& in,
                   const std::tuple<In...>& values, std::int64_t n) {
   constexpr int clones = clone_count<Mask, Op, Out, In...>();
-  if constexpr (clones == 3) {
+  if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
+    dense_kernel_scalar<Mask, Op, Out, In...>(op, out, in, values, n);
+  } else if constexpr (clones == 3) {
     dense_kernel_avx512<Mask, Op, Out, In...>(op, out, in, values, n);
   } else if constexpr (clones == 2) {
     dense_kernel_avx2<Mask, Op, Out, In...>(op, out, in, values, n);

@@ -4,7 +4,7 @@ numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
 from __future__ import annotations
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -228,7 +228,7 @@ def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -253,7 +253,7 @@ def add(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typin
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -280,7 +280,7 @@ def all(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -312,7 +312,7 @@ def any(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -349,7 +349,8 @@ def arange(start: typing.Any, stop: typing.Any = None, step: typing.Any = None, 
     start, stop, step : Python or NumPy numbers
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -369,7 +370,7 @@ def arccos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -394,7 +395,7 @@ def arccosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -419,7 +420,7 @@ def arcsin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -444,7 +445,7 @@ def arcsinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -469,7 +470,7 @@ def arctan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -494,7 +495,7 @@ def arctan2(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -519,7 +520,7 @@ def arctanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -543,7 +544,7 @@ def argmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
@@ -575,7 +576,7 @@ def argmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
@@ -736,7 +737,7 @@ def cbrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -761,7 +762,7 @@ def ceil(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -792,7 +793,7 @@ def copysign(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devic
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -817,7 +818,7 @@ def cos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -842,7 +843,7 @@ def cosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -866,7 +867,7 @@ def count_nonzero(a: typing.Any, axis: typing.Any = None, *, keepdims: typing.An
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     keepdims : bool, optional
@@ -895,7 +896,7 @@ def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to scan along; None scans the flattened array.
     dtype : dtype, optional
@@ -926,7 +927,7 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to scan along; None scans the flattened array.
     dtype : dtype, optional
@@ -958,7 +959,7 @@ def deg2rad(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -989,7 +990,7 @@ def divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: ty
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -1016,7 +1017,8 @@ def empty(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = N
     shape : int or sequence of ints
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1033,14 +1035,16 @@ def empty_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1060,7 +1064,7 @@ def equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1085,7 +1089,7 @@ def exp(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1110,7 +1114,7 @@ def exp2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1135,7 +1139,7 @@ def expm1(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1160,7 +1164,7 @@ def floor(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1185,7 +1189,7 @@ def floor_divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, d
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1210,7 +1214,7 @@ def fmax(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1235,7 +1239,7 @@ def fmin(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1265,7 +1269,8 @@ def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, *,
     fill_value : scalar
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1282,14 +1287,16 @@ def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, s
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1298,6 +1305,17 @@ def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, s
         synchronise before the host reads what the GPU wrote. 'pinned': a NumPy array in
         page-locked host memory, which GPU copies move by DMA, asynchronously; it is freed when
         NumPy drops it.
+    """
+def get_num_threads() -> int:
+    """
+    The number of threads the CPU backend splits its work over.
+    
+    It is, first to last: the value given to numcu.set_num_threads; the environment variable
+    NUMCU_NUM_THREADS; OpenMP's default (OMP_NUM_THREADS, else the CPUs this process may run on).
+    In a forked child process it is 1, whatever was set (OpenMP's threads do not survive a fork;
+    start workers with multiprocessing's "spawn" or "forkserver" methods for threads in each).
+    Raises ValueError while NUMCU_NUM_THREADS is not a whole number from 1 to 1024 and
+    set_num_threads has not been called.
     """
 def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -1309,7 +1327,7 @@ def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1334,7 +1352,7 @@ def greater_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1359,7 +1377,7 @@ def heaviside(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1384,7 +1402,7 @@ def hypot(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1434,7 +1452,7 @@ def isfinite(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1459,7 +1477,7 @@ def isinf(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1484,7 +1502,7 @@ def isnan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1534,7 +1552,7 @@ def less(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1559,7 +1577,7 @@ def less_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1591,7 +1609,8 @@ def linspace(start: typing.Any, stop: typing.Any, num: typing.Any = 50, endpoint
     retstep : bool
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -1611,7 +1630,7 @@ def log(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1636,7 +1655,7 @@ def log10(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1661,7 +1680,7 @@ def log1p(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1686,7 +1705,7 @@ def log2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1711,7 +1730,7 @@ def logaddexp(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1736,7 +1755,7 @@ def logical_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1761,7 +1780,7 @@ def logical_not(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1786,7 +1805,7 @@ def logical_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1811,7 +1830,7 @@ def logical_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1835,7 +1854,7 @@ def max(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -1868,7 +1887,7 @@ def maximum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1892,7 +1911,7 @@ def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -1926,7 +1945,7 @@ def min(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -1959,7 +1978,7 @@ def minimum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1988,7 +2007,7 @@ def multiply(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -2015,7 +2034,7 @@ def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -2047,7 +2066,7 @@ def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2081,7 +2100,7 @@ def nanmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -2113,7 +2132,7 @@ def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2147,7 +2166,7 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2182,7 +2201,7 @@ def negative(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2207,7 +2226,7 @@ def not_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2231,7 +2250,8 @@ def ones(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = No
     shape : int or sequence of ints
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2248,14 +2268,16 @@ def ones_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None,
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2275,7 +2297,7 @@ def positive(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2300,7 +2322,7 @@ def power(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2324,7 +2346,7 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2359,7 +2381,7 @@ def rad2deg(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2384,7 +2406,7 @@ def reciprocal(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any =
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2409,7 +2431,7 @@ def remainder(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2459,7 +2481,7 @@ def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2474,6 +2496,21 @@ def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
+def set_num_threads(n: typing.Any) -> None:
+    """
+    Set the number of threads the CPU backend splits its work over.
+    
+    Parameters
+    ----------
+    n : int
+        From 1 to 1024. It replaces NUMCU_NUM_THREADS and OpenMP's default for the whole process.
+    
+    Notes
+    -----
+    Arrays too small to gain from threads run on the calling thread whatever `n` is. Results do not
+    depend on `n`: elementwise functions compute each element alike, and reductions combine their
+    partial results in one fixed order (NumPy's pairwise order for sums).
+    """
 def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     -1, 0 or 1 (NaN stays NaN; z/|z| for complex).
@@ -2484,7 +2521,7 @@ def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2509,7 +2546,7 @@ def signbit(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2534,7 +2571,7 @@ def sin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2559,7 +2596,7 @@ def sinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2584,7 +2621,7 @@ def sqrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2609,7 +2646,7 @@ def square(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2633,7 +2670,7 @@ def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2670,7 +2707,7 @@ def subtract(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -2697,7 +2734,7 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2732,7 +2769,7 @@ def tan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2757,7 +2794,7 @@ def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2772,6 +2809,18 @@ def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
+def threading_info() -> dict:
+    """
+    How the CPU backend runs: a dict with
+    
+    - ``layer``: "openmp" (or "serial" in a build without OpenMP), and ``library``, its file;
+    - ``num_threads`` (as get_num_threads) and ``source``: "set_num_threads", "NUMCU_NUM_THREADS",
+      "OpenMP" or "forked child";
+    - ``simd``: the instruction set its vectorised loops run with on this CPU ("x86-64-v4" is
+      AVX-512, "x86-64-v3" AVX2);
+    - ``grain``: elements per thread below which a loop is not split, for memory-bound elementwise
+      loops, costly ones (float functions, integer division) and reductions.
+    """
 def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     x rounded towards zero; integers stay as they are.
@@ -2782,7 +2831,7 @@ def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2806,7 +2855,7 @@ def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2849,7 +2898,8 @@ def zeros(shape: typing.Any, dtype: typing.Any = None, *, device: typing.Any = N
     shape : int or sequence of ints
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2866,14 +2916,16 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     Parameters
     ----------
     a : array_like
-        Any array numcu takes (host or device): its shape, dtype and layout (NumPy's order='K')
-        are the defaults. The result is on `a`'s GPU when `a` is a device array.
+        Any array numcu takes (host or device): its shape, dtype, layout (NumPy's order='K') and
+        place are the defaults: a NumPy array for host data, a numcu.ndarray on `a`'s GPU for a
+        device array.
     dtype : optional
         Overrides the dtype.
     shape : int or sequence of ints, optional
         Overrides the shape.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
-        The GPU (the current one by default), or 'cpu' for a NumPy array.
+        'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
+        the host (a NumPy array) where no GPU can be used; for the *_like functions, where `a` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current stream.
     memory : {'device', 'managed', 'pinned'}
@@ -2884,7 +2936,7 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
         NumPy drops it.
     """
 __version__: str
-dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128')
+dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
 scans: tuple[str, ...] = ('cumsum', 'cumprod')
 ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))
