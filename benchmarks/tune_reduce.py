@@ -70,8 +70,8 @@ CASES = {
 }
 
 
-def child(library: str) -> int:
-    """Measure every case with one library; print {case: seconds per call} as JSON."""
+def child(library: str, cases: list[str]) -> int:
+    """Measure the cases with one library; print {case: seconds per call} as JSON."""
     backends, _ = timing.load_backends((library,))
     if library not in backends:
         return 1
@@ -79,7 +79,8 @@ def child(library: str) -> int:
     ops = bench_reduce.make_ops(backend)
     rng = np.random.default_rng(0)
     out = {}
-    for case, (_, shape, op, _) in CASES.items():
+    for case in cases:
+        _, shape, op, _ = CASES[case]
         x = bench_reduce.to_device(backend, rng.standard_normal(shape, dtype=np.float32))
         fn = ops[op]
         out[case] = timing.per_call_back_to_back(
@@ -93,10 +94,10 @@ def child(library: str) -> int:
     return 0
 
 
-def run_child(library: str, setting: str) -> dict[str, float] | str:
+def run_child(library: str, setting: str, cases: list[str]) -> dict[str, float] | str:
     env = dict(os.environ, NUMCU_REDUCE_TUNING=setting)
     done = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), "--child", library],
+        [sys.executable, os.path.abspath(__file__), "--child", library, "--cases", ",".join(cases)],
         env=env,
         capture_output=True,
         text=True,
@@ -111,18 +112,25 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("settings", nargs="*", help="NUMCU_REDUCE_TUNING values to compare")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument(
+        "--cases", metavar="A,B", help="only these cases (default: all): " + ", ".join(CASES)
+    )
     parser.add_argument("--child", metavar="LIBRARY", help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
+    cases = opts.cases.split(",") if opts.cases else list(CASES)
+    unknown = [c for c in cases if c not in CASES]
+    if unknown:
+        parser.error(f"unknown cases: {', '.join(unknown)}")
     if opts.child:
-        return child(opts.child)
+        return child(opts.child, cases)
 
     settings = opts.settings or list(DEFAULT_SETTINGS)
     columns: dict[str, dict[str, float]] = {}
-    torch = run_child("torch", "")
+    torch = run_child("torch", "", cases)
     if isinstance(torch, str):
         print(f"torch: skipped: {torch}", flush=True)
     for setting in settings:
-        got = run_child("numcu", setting)
+        got = run_child("numcu", setting, cases)
         label = setting or "default"
         if isinstance(got, str):
             print(f"{label}: failed: {got}", flush=True)
@@ -137,7 +145,8 @@ def main(argv=None) -> int:
     labels = list(columns)
     header = ["case", *labels] + (["torch"] if isinstance(torch, dict) else []) + ["unit"]
     rows = []
-    for case, (title, shape, _, unit) in CASES.items():
+    for case in cases:
+        title, shape, _, unit = CASES[case]
         n = int(np.prod(shape))
 
         def value(seconds, unit=unit, n=n):

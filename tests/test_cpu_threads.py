@@ -310,7 +310,7 @@ def run_ufunc_on_threads(name, operands, **kwargs):
         pytest.skip("NumPy has no loop")
     fn = getattr(numcu, name)
     results = on_threads(lambda: fn(*operands, device="cpu", **kwargs))
-    check_ufunc(name, results[0], expected)
+    check_ufunc(name, results[0], expected, operands)
     assert_same_bits(results)
 
 

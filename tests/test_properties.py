@@ -701,7 +701,9 @@ def basic_keys(draw, shape):
     for _ in range(draw(st.integers(0, 2))):
         items.insert(draw(st.integers(0, len(items))), None)
     if consumed < n and draw(st.booleans()):
-        items.insert(draw(st.integers(0, len(items))), Ellipsis)
+        # After every item that consumes an axis: they were drawn for the leading axes.
+        last = max((i + 1 for i, item in enumerate(items) if item is not None), default=0)
+        items.insert(draw(st.integers(last, len(items))), Ellipsis)
     return tuple(items) if len(items) != 1 or draw(st.booleans()) else items[0]
 
 

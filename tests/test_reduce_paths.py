@@ -179,6 +179,13 @@ def test_columns_misaligned_and_transposed(rng):
 def test_unmerged_reduced_dimensions(rng, dtype, shape, axis):
     for name in ("sum", "max", "mean", "var"):
         a = data(rng, shape, dtype, name)
+        if name == "var" and dtype == "float16" and a.size > 1024:
+            # NumPy sums float16 squares in float16, which overflows past about 1000 elements;
+            # numcu accumulates in float32 and rounds the result, as NumPy does for float32.
+            expected = np.var(a.astype(np.float32), axis=axis).astype(np.float16)
+            result = numcu.var(numcu.asarray(a), axis=axis)
+            check(result.get(), expected, name, a, scalar_ok=False)
+            continue
         run(name, a, axis=axis)
 
 

@@ -103,8 +103,26 @@ def expected_or_error(name, *operands):
             return None, exc
 
 
-def check(name, result_or_call, expected):
+def check(name, result_or_call, expected, operands=None):
     dtype = np.asarray(expected).dtype
+    if name in ("tan", "tanh") and dtype.kind == "c" and operands is not None:
+        # Near a pole (tan's at pi/2 + k pi, tanh's on the imaginary axis) the function's
+        # condition number is about |f(z)| |z|: an error of one rounding in z becomes that many
+        # in f(z), whichever library computes it. The tolerance grows with it.
+        rtol, atol = LOOSE[dtype]
+        result = np.asarray(result_or_call)
+        assert result.dtype == dtype and result.shape == np.shape(expected)
+        z = np.asarray(operands[0]).astype(np.complex128)
+        want = np.asarray(expected).astype(np.complex128)
+        got = result.astype(np.complex128)
+        finite = np.isfinite(want)
+        np.testing.assert_array_equal(np.isfinite(got), finite)
+        allowed = atol + rtol * np.abs(want) * np.maximum(1.0, np.abs(want) * np.abs(z))
+        assert np.all(np.abs(got - want)[finite] <= allowed[finite]), (
+            f"{name}: {int(np.sum(np.abs(got - want)[finite] > allowed[finite]))} elements "
+            "beyond the conditioned tolerance"
+        )
+        return
     if name in TRANSCENDENTAL and dtype in LOOSE:
         rtol, atol = LOOSE[dtype]
         assert_matches(result_or_call, expected, rtol=rtol, atol=atol)

@@ -103,7 +103,7 @@ def is_available() -> bool:
     """
 def memory_info(device: typing.Any = None) -> dict:
     """
-    Bytes of the device's memory pool held by arrays, and held by the pool in all (freed blocks are kept for reuse).
+    Bytes of the device's memory pool held by arrays, and held by the pool in all (freed blocks are kept for reuse); both 0 without a GPU.
     """
 def memory_kind(x: typing.Any) -> str:
     """
@@ -113,11 +113,11 @@ def memory_kind(x: typing.Any) -> str:
     """
 def release_memory(device: typing.Any = None) -> None:
     """
-    Synchronise the device and return the pool's unused blocks to it.
+    Synchronise the device and return the pool's unused blocks to it (nothing without a GPU).
     """
 def synchronize(device: typing.Any = None) -> None:
     """
-    Wait for all work queued on the device.
+    Wait for all work queued on the device (the current one by default; without a GPU, return at once).
     """
 def unavailable_reason() -> str:
     """
