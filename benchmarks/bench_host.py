@@ -14,7 +14,11 @@ Paths (a path that cannot run here is left out and its column shows "-"):
 - ``numcu``: numcu with its default placement (the GPU when there is one, else the CPU).
 - ``cpu 1t`` and ``cpu Nt``: numcu with ``device="cpu"`` on one thread and on all N cores of
   this process (``numcu.set_num_threads``).
-- ``cuda``: numcu with ``device="cuda"``.
+- ``cuda``: numcu with ``device="cuda"``: host inputs copied by the CPU threads into
+  page-locked staging, chunk by chunk, while earlier chunks are copied and computed on several
+  streams; results in blocks of numcu's page-locked pool.
+- ``cuda reg``: the same with the inputs pinned in place instead (``cudaHostRegister`` once per
+  array, kept while it lives): which of the two is faster per size is what this column is for.
 - ``cupy`` and ``torch``: copy in (``cupy.asarray``, ``torch.from_numpy(x).cuda()``), the
   operation, copy out (``cupy.asnumpy``, ``.cpu().numpy()``).
 
@@ -52,7 +56,10 @@ import timing  # noqa: E402
 import numcu  # noqa: E402
 
 OPS = ("add", "multiply", "sin", "exp", "sum")
-PATHS = ("numpy", "numcu", "cpu 1t", "cpu Nt", "cuda", "cupy", "torch")
+PATHS = ("numpy", "numcu", "cpu 1t", "cpu Nt", "cuda", "cuda reg", "cupy", "torch")
+# Host path settings per path (numcu._core._host_path_config), where the build has them: builds
+# before the chunked path had one way only, and their rows stay comparable.
+HOST_PATH = {"cuda reg": {"register_inputs": True}}
 BYTES_PER_ELEMENT = {"add": 12, "multiply": 12, "sin": 8, "exp": 8, "sum": 4}
 CHECK_N = 1 << 20
 HEADLINE_N = 1 << 24
@@ -106,6 +113,8 @@ def make_paths(peers: dict[str, timing.Backend], gpu: bool) -> dict[str, Callabl
     }
     if gpu:
         paths["cuda"] = lambda op: numcu_path(op, device="cuda")
+        if hasattr(numcu._core, "_host_path_config"):
+            paths["cuda reg"] = lambda op: numcu_path(op, device="cuda")
     if "cupy" in peers:
         paths["cupy"] = lambda op: cupy_path(peers["cupy"].module, op)
     if "torch" in peers:
@@ -117,6 +126,20 @@ def threads_for(path: str, all_threads: int) -> int:
     return 1 if path == "cpu 1t" else all_threads
 
 
+_DEFAULT_HOST_PATH: dict[str, Any] = {}
+
+
+def enter(path: str, all_threads: int) -> None:
+    """The thread count and host path settings of `path`."""
+    numcu.set_num_threads(threads_for(path, all_threads))
+    config = getattr(numcu._core, "_host_path_config", None)
+    if config is None:
+        return
+    if not _DEFAULT_HOST_PATH:
+        _DEFAULT_HOST_PATH.update(config())
+    config(**{**_DEFAULT_HOST_PATH, **HOST_PATH.get(path, {})})
+
+
 def check(paths, x, y, all_threads) -> None:
     """Every path's results agree with NumPy's at n = CHECK_N (a wrong answer is not timed)."""
     a, b = x[:CHECK_N], y[:CHECK_N]
@@ -124,12 +147,28 @@ def check(paths, x, y, all_threads) -> None:
         args = (a, b) if op in ("add", "multiply") else (a,)
         expected = np.asarray(getattr(np, op)(*args), dtype=np.float64)
         for path, make in paths.items():
-            numcu.set_num_threads(threads_for(path, all_threads))
+            enter(path, all_threads)
             got = np.asarray(make(op)(*args), dtype=np.float64)
             scale = np.sqrt(CHECK_N) * np.abs(a).max() if op == "sum" else 0.0
             if not np.allclose(got, expected, rtol=1e-5, atol=1e-6 + 1e-6 * scale):
                 raise AssertionError(f"bench_host: {path} {op} differs from NumPy's")
-    numcu.set_num_threads(all_threads)
+    enter("numcu", all_threads)
+
+
+def placement_lines(x, exponents) -> list[str]:
+    """Where the default placement sends each op, per n (numcu.placement), where it exists."""
+    model = getattr(numcu, "placement", None)
+    if model is None:
+        return []
+    lines = [f"placement constants: {model.constants}"]
+    for op in OPS:
+        cells = []
+        for e in exponents:
+            a = x[: 1 << e]
+            d = model(op, *((a, a) if op in ("add", "multiply") else (a,)))
+            cells.append(f"2^{e} {d['device']}")
+        lines.append(f"  {op}: " + ", ".join(cells))
+    return lines
 
 
 def copy_bandwidth(src: np.ndarray, threads: int, opts) -> float:
@@ -155,7 +194,7 @@ def measure(paths, x, y, exponents, all_threads, opts) -> dict[str, dict[str, di
         for op in OPS:
             args = (a, b) if op in ("add", "multiply") else (a,)
             for path, make in paths.items():
-                numcu.set_num_threads(threads_for(path, all_threads))
+                enter(path, all_threads)
                 fn = make(op)
                 r = timing.per_call_back_to_back(
                     lambda fn=fn, args=args: fn(*args), lambda: None, opts.min_time, opts.repeats
@@ -165,7 +204,7 @@ def measure(paths, x, y, exponents, all_threads, opts) -> dict[str, dict[str, di
                 f"  2^{e} {op}: " + " | ".join(f"{p} {fmt_time(results[op][p][n])}" for p in paths),
                 flush=True,
             )
-    numcu.set_num_threads(all_threads)
+    enter("numcu", all_threads)
     return results
 
 
@@ -399,6 +438,11 @@ def main(argv: list[str] | None = None) -> int:
             f"add 2^24 into an existing out=, device='cpu', all threads: {fmt_time(add_out)}, "
             f"{g:.1f} GB/s ({100 * g / copy_gbps:.0f}% of the copy bandwidth)"
         )
+    for line in placement_lines(x, opts.exponents):
+        print(line)
+    if hasattr(numcu._core, "_host_pool_info"):
+        print(f"host path: {numcu._core._host_path_config()}")
+        print(f"page-locked pool: {numcu._core._host_pool_info()}")
     print()
     print("aims:")
     for line in aims(results, opts.exponents, copy_gbps):

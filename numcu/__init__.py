@@ -18,6 +18,7 @@ UFUNCS = _core.ufuncs
 REDUCTIONS = _core.reductions + _core.scans
 globals().update({name: getattr(_core, name) for name in UFUNCS + REDUCTIONS})
 
+
 __version__ = _core.__version__
 mul = _core.mul
 div = _core.div
@@ -44,7 +45,27 @@ get_num_threads = _core.get_num_threads
 threading_info = _core.threading_info
 dtypes = _core.dtypes
 
-from . import cuda  # noqa: E402
+from . import _methods, _pickle, cuda  # noqa: E402
+
+ndarray.__reduce__ = _pickle.reduce
+_methods.install(ndarray)
+
+# The Array API standard (2024.12): numcu's kernels of its own (sort, take, ...) and the
+# standard's names and compositions from _array_api.py. numcu.ndarray.__array_namespace__()
+# returns this module. The dtype names shadow the builtin bool here, as NumPy's do.
+sort = _core.sort
+argsort = _core.argsort
+searchsorted = _core.searchsorted
+take = _core.take
+take_along_axis = _core.take_along_axis
+from . import _array_api  # noqa: E402
+
+globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
+
+from ._placement import Placement as _Placement  # noqa: E402
+
+#: Where host-only calls run without ``device=``: see ``numcu._placement``.
+placement = _Placement(_core)
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
 include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")
@@ -55,6 +76,12 @@ cmake_prefix = _os.path.join(_os.path.dirname(_core.__file__), "share", "cmake")
 __all__ = [
     *UFUNCS,
     *REDUCTIONS,
+    *(name for name in _array_api.NAMESPACE if not name.startswith("__")),
+    "argsort",
+    "searchsorted",
+    "sort",
+    "take",
+    "take_along_axis",
     "arange",
     "asarray",
     "asnumpy",
@@ -77,6 +104,7 @@ __all__ = [
     "ndarray",
     "ones",
     "ones_like",
+    "placement",
     "set_num_threads",
     "threading_info",
     "where",

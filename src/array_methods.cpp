@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "array_api.hpp"
 #include "elementwise_call.hpp"
 #include "execution.hpp"
 #include "intake.hpp"
@@ -161,6 +162,7 @@ void assign_view(const ArrayView& dst, const std::shared_ptr<DeviceAllocation>& 
 }
 
 NdArray reshape(const NdArray& a, py::handle shape_obj) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const char* fname = "numcu.ndarray.reshape";
   std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
   const ArrayView& v = a.view();
@@ -233,6 +235,7 @@ NdArray transpose(const NdArray& a, py::args axes_in) {
 }
 
 NdArray copy_of(const NdArray& a, DType dtype, const char* fname) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const ArrayView& v = a.view();
   cuda::activate(v.device);
   Exec ex;
@@ -258,9 +261,14 @@ py::object item(py::handle self, const char* what) {
 
 void bind_array_methods(py::class_<NdArray>& cls) {
   cls.def("__getitem__",
-          [](const NdArray& a, py::handle key) { return a.with_view(index_view(a.view(), key)); })
+          [](py::handle self, py::handle key) -> py::object {
+            if (py::object r = advanced_getitem(self, key)) return r;
+            const NdArray& a = self.cast<const NdArray&>();
+            return py::cast(a.with_view(index_view(a.view(), key)));
+          })
       .def("__setitem__",
            [](const NdArray& a, py::handle key, py::handle value) {
+             cuda::DeviceRestore restore;  // see runtime.hpp
              assign_view(index_view(a.view(), key), a.allocation(), value,
                          "numcu.ndarray.__setitem__");
            })
@@ -291,6 +299,7 @@ void bind_array_methods(py::class_<NdArray>& cls) {
       .def(
           "fill",
           [](const NdArray& a, py::handle value) {
+            cuda::DeviceRestore restore;  // see runtime.hpp
             if (a.view().readonly) throw_value_error("numcu.ndarray.fill: the array is read-only");
             fill_view(a.view(), a.allocation(), value, "numcu.ndarray.fill");
           },

@@ -130,6 +130,7 @@ void finish(const Target& t, const Created& c) {
 
 py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py::handle device,
                 py::handle stream, py::handle memory, const char* fname) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
   const bool has_value = !value.is_none();
   Operand v;
@@ -149,6 +150,7 @@ py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py
 
 py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::handle shape_obj,
                      py::handle device, py::handle stream, py::handle memory, const char* fname) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const Operand x = intake(a, fname);
   const DType dtype = dtype_obj.is_none() ? x.view.dtype : dtype_from_python(dtype_obj, fname);
   const std::vector<std::int64_t> shape =
@@ -270,6 +272,7 @@ void run_sequence(const Target& t, const ArrayView& dst, DType dtype, const Sequ
 
 py::object arange(py::handle start_obj, py::handle stop_obj, py::handle step_obj,
                   py::handle dtype_obj, py::handle device, py::handle stream, py::handle memory) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const char* fname = "numcu.arange";
   py::object start = py::reinterpret_borrow<py::object>(start_obj);
   py::object stop = py::reinterpret_borrow<py::object>(stop_obj);
@@ -356,6 +359,7 @@ bool is_zero(T x) {
 py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_obj, bool endpoint,
                     bool retstep, py::handle dtype_obj, py::handle device, py::handle stream,
                     py::handle memory) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const char* fname = "numcu.linspace";
   if (!PyIndex_Check(num_obj.ptr())) {
     throw_type_error(std::string(fname) + ": num must be an integer, not " +

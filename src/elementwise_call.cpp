@@ -6,11 +6,13 @@
 #include <type_traits>
 
 #include "execution.hpp"
+#include "host_memory.hpp"
 #include "numcu/checked.hpp"
 #include "numcu/elementwise.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
 #include "pipeline.hpp"
+#include "placement.hpp"
 
 namespace numcu::python {
 namespace {
@@ -163,6 +165,75 @@ void run_ufunc(Ufunc op, DType loop, const Exec& ex, const ArrayView* views, con
   }
 }
 
+// Whether the call's operands are all host data and its result big enough for the chunked GPU
+// path (run_chunked), and nothing in it needs the whole-array path: integer powers check the
+// exponents first; an output that shares memory with an input other than element for element
+// needs the inputs read whole first.
+bool host_only_call(const Call& call, Ufunc op, DType loop, std::int64_t out_bytes) {
+  if (call.device_input() || out_bytes <= 0 || !use_chunked(static_cast<std::size_t>(out_bytes))) {
+    return false;
+  }
+  if (op == Ufunc::power && dtype_kind(loop) == 'i') return false;
+  if (!call.has_out()) return true;
+  const Operand& out = call.out();
+  if (out.kind != Operand::Kind::host) return false;
+  for (int i = 0; i < call.inputs(); ++i) {
+    const Operand& x = call.input(i);
+    if (x.kind == Operand::Kind::host && x.view.ndim > 0 &&
+        overlap(out.view, x.view) == Overlap::partial) {
+      return false;
+    }
+  }
+  return true;
+}
+
+py::object chunked_ufunc_call(Call& call, Ufunc op, const UfuncInfo& info, DType loop,
+                              DType out_dtype, const Shape& shape, const OpParams& params) {
+  const int nin = call.inputs();
+  const Exec& ex = call.exec();
+  ArrayView views[Call::kMaxInputs + 1];
+  DType dtypes[Call::kMaxInputs + 1] = {};
+  bool is_scalar[Call::kMaxInputs + 1] = {};
+  alignas(16) unsigned char values[Call::kMaxInputs + 1][16] = {};
+  const ArrayView* like = nullptr;
+  for (int i = 0; i < nin; ++i) {
+    const Operand& x = call.input(i);
+    const DType dtype = i == 0 && info.condition_first ? DType::bool_ : loop;
+    dtypes[i + 1] = dtype;
+    ArrayView& v = views[i + 1];
+    if (x.view.ndim == 0) {
+      v.dtype = dtype;
+      v.data = reinterpret_cast<char*>(values[i + 1]);
+      run_cast(Exec{}, v, x.view, info.fname);
+      is_scalar[i + 1] = true;
+      continue;
+    }
+    register_input(x);
+    v = x.view;
+    if (like == nullptr && v.ndim == shape.ndim) like = &x.view;
+  }
+  views[0] = call.destination(out_dtype, shape.ndim, shape.dims, like);
+  dtypes[0] = out_dtype;
+  const char* fname = info.fname;
+  call.run([&] {
+    run_chunked(
+        ex, nin + 1, views, dtypes, is_scalar,
+        [&](const ArrayView* chunk, Stream stream) {
+          Exec on = ex;
+          on.stream = stream;
+          if (nin == 1) {
+            run_ufunc<2>(op, loop, on, chunk, is_scalar, values, params, fname);
+          } else if (nin == 2) {
+            run_ufunc<3>(op, loop, on, chunk, is_scalar, values, params, fname);
+          } else {
+            run_ufunc<4>(op, loop, on, chunk, is_scalar, values, params, fname);
+          }
+        },
+        fname);
+  });
+  return call.finish(op == Ufunc::where);
+}
+
 }  // namespace
 
 py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::handle out_obj,
@@ -180,7 +251,16 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   const Shape shape = ufunc_shape(call);
   // Two valid shapes can broadcast to one too big to exist: (2**40, 1) with (1, 2**40).
   checked::check_shape(info.fname, shape.dims, shape.ndim, types.out);
+  std::int64_t out_elements = 1;
+  for (int d = 0; d < shape.ndim; ++d) out_elements *= shape.dims[d];
+  call.cost(op_class_of(info.name),
+            static_cast<double>(out_elements) * static_cast<double>(itemsize(types.out)),
+            static_cast<double>(out_elements));
   const Exec& ex = call.place();
+  if (ex.gpu && host_only_call(call, op, types.loop,
+                               out_elements * static_cast<std::int64_t>(itemsize(types.out)))) {
+    return chunked_ufunc_call(call, op, info, types.loop, types.out, shape, params);
+  }
 
   // Operand 0 is the output, then the inputs: arrays on the backend in their loop dtype, host
   // scalars by value (kernel arguments, converted here).

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "array_api.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "intake.hpp"
@@ -30,6 +31,8 @@ PyObject* g_cuda_unavailable = nullptr;
 namespace numcu::python {
 void bind_streams(py::module_& c);
 void bind_threads(py::module_& m);
+void bind_host_memory(py::module_& m);
+void bind_placement(py::module_& m);
 }  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
@@ -352,6 +355,7 @@ void bind_cuda(py::module_& m) {
         // Without a GPU nothing can be queued: the plain call returns, so that code written for
         // both kinds of machine runs on either. Naming a device asks for one.
         if (device.is_none() && !numcu::cuda::is_available()) return;
+        numcu::cuda::DeviceRestore restore;  // see runtime.hpp
         const int d = device.is_none() ? numcu::cuda::current_device() : device.cast<int>();
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d);
@@ -388,6 +392,7 @@ void bind_cuda(py::module_& m) {
              d.saved.pop_back();
            })
       .def("synchronize", [](const Device& d) {
+        numcu::cuda::DeviceRestore restore;  // see runtime.hpp
         py::gil_scoped_release release;
         numcu::cuda::synchronize_device(d.id);
       });
@@ -416,7 +421,10 @@ PYBIND11_MODULE(_core, m) {
 
   bind_transfer(m);
   bind_creation(m);
+  bind_array_api(m);
   bind_threads(m);
+  bind_host_memory(m);
+  bind_placement(m);
 
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");

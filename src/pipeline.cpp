@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "host_memory.hpp"
 #include "ndarray.hpp"
+#include "numcu/cpu_threads.hpp"
 #include "numcu/runtime.hpp"
 
 namespace numcu::python {
@@ -36,10 +38,47 @@ const Exec& Call::place(unsigned options) {
       !device_input() && !(has_out_ && out_.kind == Operand::Kind::device)) {
     req.kind = DeviceRequest::Kind::cpu;
   }
+  // A stream named is a GPU asked for.
+  if (req.kind == DeviceRequest::Kind::automatic && !req.has_stream && has_cost_ &&
+      host_placement_cpu()) {
+    req.kind = DeviceRequest::Kind::cpu;
+  }
   ex_ = python::place(fname_, all, nin_ + 1, req, (options & no_prefetch) == 0);
   if (ex_.gpu) cuda::activate(ex_.device);
   if (has_out_ && out_.has_producer_stream) cuda::stream_wait(ex_.stream, out_.producer_stream);
   return ex_;
+}
+
+bool Call::host_placement_cpu() const {
+  if (device_input() || (has_out_ && out_.kind == Operand::Kind::device)) return false;
+  const PlacementModel& model = placement_model();
+  if (model.mode != PlacementModel::Mode::automatic) {
+    return model.mode == PlacementModel::Mode::cpu;
+  }
+  if (!cuda::is_available()) return false;
+  double in_bytes = 0, pinned_bytes = 0;
+  for (int i = 0; i < nin_; ++i) {
+    const ArrayView& v = in_[i].view;
+    if (in_[i].kind != Operand::Kind::host || v.ndim == 0) continue;
+    const double b = static_cast<double>(v.size()) * static_cast<double>(itemsize(v.dtype));
+    in_bytes += b;
+    // Arrays the host path pins in place count as page-locked: registration is paid once.
+    const HostPathConfig& config = host_path_config();
+    // (Small arrays are not looked up: they are never pool blocks, and cost little either way.)
+    if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
+        (b >= static_cast<double>(config.pool_min_bytes) && pinned_by_numcu(v))) {
+      pinned_bytes += b;
+    }
+  }
+  int threads = 1;
+  try {
+    threads = cpu::get_num_threads();
+  } catch (const Error&) {
+    // A bad NUMCU_NUM_THREADS is the CPU backend's to report, should the call go there.
+  }
+  return !estimate_placement(cost_class_, in_bytes, pinned_bytes, cost_out_bytes_, !has_out_,
+                             cost_elements_, threads)
+              .gpu;
 }
 
 const ArrayView& Call::destination(DType dtype, int ndim, const std::int64_t* shape,
@@ -47,6 +86,9 @@ const ArrayView& Call::destination(DType dtype, int ndim, const std::int64_t* sh
   if (has_out_) {
     result_ = py::reinterpret_borrow<py::object>(out_obj_);
     dest_ = out_.view;
+    // A host out= pinned in place (where the host path's setting asks for it) is copied into
+    // directly.
+    if (ex_.gpu) register_input(out_);
   } else if (ex_.gpu && device_input()) {
     NdArray a = NdArray::empty(dtype, ndim, shape, ex_.device, ex_.stream, like);
     dest_ = a.view();
@@ -55,13 +97,18 @@ const ArrayView& Call::destination(DType dtype, int ndim, const std::int64_t* sh
   } else {
     std::int64_t strides[kMaxDims];
     dense_strides(dtype, ndim, shape, like, strides);
-    result_ = numpy_empty(dtype, ndim, shape, strides);
     dest_ = ArrayView{};
     dest_.dtype = dtype;
     dest_.ndim = ndim;
     std::copy(shape, shape + ndim, dest_.shape);
     std::copy(strides, strides + ndim, dest_.strides);
-    dest_.data = static_cast<char*>(py::array(result_).mutable_data());
+    // Results of GPU work land in page-locked blocks: copied into at full speed, never faulted.
+    if (ex_.gpu) {
+      result_ = numpy_result(dtype, ndim, shape, strides, &dest_.data);
+    } else {
+      result_ = numpy_empty(dtype, ndim, shape, strides);
+      dest_.data = static_cast<char*>(py::array(result_).mutable_data());
+    }
   }
   return dest_;
 }
@@ -71,7 +118,9 @@ ArrayView Call::target(const ArrayView& dest, DType loop_dtype, bool need_dense)
   if (same_side && dest.dtype == loop_dtype && (!need_dense || dest.is_c_contiguous())) {
     return dest;
   }
-  const ArrayView res = dense_view(scratch_, ex_, loop_dtype, dest.ndim, dest.shape, &dest);
+  // A kernel that needs a dense target writes C order, whatever the destination's order.
+  const ArrayView res =
+      dense_view(scratch_, ex_, loop_dtype, dest.ndim, dest.shape, need_dense ? nullptr : &dest);
   pending_dest_ = dest;
   pending_res_ = res;
   pending_ = true;
@@ -80,7 +129,13 @@ ArrayView Call::target(const ArrayView& dest, DType loop_dtype, bool need_dense)
 
 ArrayView Call::prepare(const Operand& x, DType dtype) {
   ArrayView v = x.view;
-  if (ex_.gpu && x.kind == Operand::Kind::host) v = upload(scratch_, ex_, v);
+  if (ex_.gpu && x.kind == Operand::Kind::host) {
+    register_input(x);
+    v = upload_host(scratch_, ex_, v);
+    // A copy from page-locked memory is asynchronous: the call waits for it before the memory
+    // can go back to its pool or its array die (see finish).
+    if (pinned_by_numcu(x.view)) pinned_upload_ = true;
+  }
   if (x.has_producer_stream) cuda::stream_wait(ex_.stream, x.producer_stream);
   if (v.dtype != dtype) {
     const ArrayView cast = dense_view(scratch_, ex_, dtype, v.ndim, v.shape, &v);
@@ -95,23 +150,7 @@ void Call::move_results() {
     const ArrayView& dest = pending_dest_;
     const ArrayView& res = pending_res_;
     if (ex_.gpu && dest.device == kHost) {
-      // The scratch result has the destination's layout when that is dense, so it comes down
-      // in one copy; otherwise through a host buffer and a host-side cast.
-      const ByteSpan span = byte_span(res);
-      const auto bytes = static_cast<std::size_t>(span.hi - span.lo);
-      if (dest.dtype == res.dtype && is_dense(dest) &&
-          std::equal(dest.strides, dest.strides + dest.ndim, res.strides)) {
-        cuda::copy_async(dest.data + byte_span(dest).lo, res.data + span.lo, bytes, ex_.stream);
-        cuda::synchronize(ex_.stream);
-      } else {
-        char* host = scratch_.allocate_host(bytes);
-        cuda::copy_async(host, res.data + span.lo, bytes, ex_.stream);
-        cuda::synchronize(ex_.stream);
-        ArrayView staged = res;
-        staged.data = host - span.lo;
-        staged.device = kHost;
-        run_cast(Exec{}, dest, staged, fname_);
-      }
+      download_host(ex_, dest, res);
     } else {
       run_cast(ex_, dest, res, fname_);
     }
@@ -123,6 +162,10 @@ py::object Call::finish(bool array_for_0d) {
   const Operand* all[kMaxInputs + 1] = {};
   for (int i = 0; i < nin_; ++i) all[i] = &in_[i];
   all[nin_] = has_out_ ? &out_ : nullptr;
+  if (pinned_upload_ && ex_.gpu) {
+    py::gil_scoped_release release;
+    cuda::synchronize(ex_.stream);
+  }
   finish_streams(ex_, all, nin_ + 1,
                  dest_is_ndarray_ ? result_.cast<const NdArray&>().allocation().get() : nullptr);
   if (!has_out_ && !dest_is_ndarray_ && dest_.ndim == 0 && !array_for_0d) {

@@ -27,6 +27,8 @@
 #include "intake.hpp"
 #include "numcu/array_view.hpp"
 #include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+#include "placement.hpp"
 
 namespace numcu::python {
 
@@ -72,6 +74,15 @@ class Call {
   // place()). Options: host data stays on the host even when a GPU is there (casts: one pass
   // over memory costs less than the trip); managed memory is not prefetched to the GPU.
   enum Placement : unsigned { default_placement = 0, host_data_stays = 1, no_prefetch = 2 };
+  // The work, for placing calls whose operands are all host data when no device is asked for
+  // (placement.hpp's model): its class, the bytes it writes and the elements it visits. Calls
+  // that give none keep host data on the GPU when there is one.
+  void cost(OpClass c, double out_bytes, double elements) {
+    cost_class_ = c;
+    cost_out_bytes_ = out_bytes;
+    cost_elements_ = elements;
+    has_cost_ = true;
+  }
   const Exec& place(unsigned options = default_placement);
   const Exec& exec() const { return ex_; }
   Scratch& scratch() { return scratch_; }
@@ -121,6 +132,9 @@ class Call {
  private:
   void move_results();
 
+  // First, so that it is destroyed last: the caller's device comes back after the scratch
+  // memory has been released on the call's device.
+  cuda::DeviceRestore restore_;
   const char* fname_;
   DeviceRequest req_;
   Operand in_[kMaxInputs];
@@ -138,6 +152,11 @@ class Call {
   // operations numcu has).
   ArrayView pending_dest_, pending_res_;
   bool pending_ = false;
+  bool pinned_upload_ = false;
+  OpClass cost_class_ = OpClass::elementwise;
+  double cost_out_bytes_ = 0, cost_elements_ = 0;
+  bool has_cost_ = false;
+  bool host_placement_cpu() const;
 };
 
 }  // namespace numcu::python

@@ -245,6 +245,7 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   call.output(out_obj);
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
 
+  call.cost(OpClass::reduction, 0.0, static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
   ArrayView in = call.prepare(x, loop_in);
   const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
@@ -310,6 +311,8 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
   }
   call.output(out_obj);
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
+  call.cost(OpClass::scan, static_cast<double>(x.view.size()) * itemsize(result),
+            static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
 
   ArrayView in = call.prepare(x, loop_in);

@@ -300,6 +300,7 @@ the current stream of this thread, which every numcu operation queues on unless 
   c.def(
       "memory_info",
       [](py::handle device) {
+        cuda::DeviceRestore restore;  // see runtime.hpp
         std::size_t used = 0, reserved = 0;
         // Without a GPU the plain call reports an empty pool (as synchronize() returns at once).
         if (!device.is_none() || cuda::is_available()) {
@@ -317,6 +318,7 @@ the current stream of this thread, which every numcu operation queues on unless 
       "release_memory",
       [](py::handle device) {
         if (device.is_none() && !cuda::is_available()) return;
+        cuda::DeviceRestore restore;  // see runtime.hpp
         const int d = device_or_current(device);
         py::gil_scoped_release release;
         cuda::release_cached_memory(d);

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "elementwise_call.hpp"
@@ -53,12 +54,25 @@ NdArray device_copy(const Operand& x, DType dtype, Stream stream, const char* fn
   return a;
 }
 
+// Destroys an event numcu made for one call; CUDA keeps it until the work it marks is done.
+struct EventDelete {
+  void operator()(void* event) const { cuda::destroy_event(event); }
+};
+using OwnedEvent = std::unique_ptr<void, EventDelete>;
+
 // A copy of device operand `x` as `dtype` on another GPU (ex.device), C-ordered: gathered on its
-// own GPU, then copied across. Waits for both GPUs, so that no event crosses devices.
+// own GPU, then copied across (peer to peer where the GPUs can, staged by CUDA otherwise). No
+// host wait: the copy on ex.stream waits for the source's work through an event, and the
+// source's stream waits for the copy before anything there may free or overwrite the source
+// (a stream may wait for an event of another device).
 NdArray copy_across(const Operand& x, DType dtype, const Exec& ex, const char* fname) {
   DeviceRequest req;
   req.kind = DeviceRequest::Kind::cuda;
   req.device = x.view.device;
+  // The source side runs on the source array's own stream (the legacy stream for another
+  // library's arrays): the thread's current stream may belong to the destination GPU.
+  req.has_stream = true;
+  req.stream = x.allocation ? x.allocation->stream() : nullptr;
   const Operand* operands[1] = {&x};
   const Exec src_ex = place(fname, operands, 1, req, false);
   cuda::activate(src_ex.device);
@@ -69,19 +83,20 @@ NdArray copy_across(const Operand& x, DType dtype, const Exec& ex, const char* f
     src = dense_view(scratch, src_ex, dtype, x.view.ndim, x.view.shape, nullptr);
     run_cast(src_ex, src, x.view, fname);
   }
-  {
-    py::gil_scoped_release release;
-    cuda::synchronize(src_ex.stream);
-  }
+  const OwnedEvent source_ready(cuda::create_event(false));
+  cuda::record_event(source_ready.get(), src_ex.stream);
+
   cuda::activate(ex.device);
   NdArray a = NdArray::empty(dtype, x.view.ndim, x.view.shape, ex.device, ex.stream);
-  {
-    py::gil_scoped_release release;
-    cuda::copy_async(a.view().data, src.data,
-                     static_cast<std::size_t>(src.size()) * itemsize(dtype), ex.stream);
-    cuda::synchronize(ex.stream);
-  }
+  cuda::wait_event(ex.stream, source_ready.get());
+  cuda::copy_async(a.view().data, src.data, static_cast<std::size_t>(src.size()) * itemsize(dtype),
+                   ex.stream);
+  const OwnedEvent copied(cuda::create_event(false));
+  cuda::record_event(copied.get(), ex.stream);
+
+  // Before `scratch` is released on the source's stream.
   cuda::activate(src_ex.device);
+  cuda::wait_event(src_ex.stream, copied.get());
   finish_streams(src_ex, operands, 1, nullptr);
   return a;
 }
@@ -144,6 +159,7 @@ std::string out_layout_error(const char* fname) {
 
 py::object asarray(py::handle obj, py::handle dtype_obj, py::handle copy_obj, py::handle device_obj,
                    py::handle stream_obj) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   const char* fname = "numcu.asarray";
   const CopyMode copy = parse_copy(copy_obj, fname);
   const DeviceRequest req = parse_device(device_obj, py::none(), py::none(), fname, stream_obj);
@@ -204,6 +220,7 @@ py::object asarray(py::handle obj, py::handle dtype_obj, py::handle copy_obj, py
 
 py::object asnumpy(py::handle obj, py::handle out_obj, py::handle stream_obj, bool blocking,
                    const char* fname) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
   DeviceRequest req = parse_device(py::none(), py::none(), py::none(), fname, stream_obj);
   Operand x = intake(obj, fname);
   const bool has_out = !out_obj.is_none();

@@ -3,7 +3,8 @@
 Specification:
 - every function numcu has that takes device arrays and queues work (each ufunc of the ufunc
   table, where, clip, astype, every reduction and scan, the creation functions on a device,
-  asarray's device copies, the array methods that compute) returns before earlier work on its
+  asarray's device copies, the array methods that compute, sort, argsort, searchsorted, take,
+  take_along_axis, matmul) returns before earlier work on its
   stream has finished: it never waits for the GPU;
 - the lists come from numcu's own tables (numcu.UFUNCS, numcu.REDUCTIONS), so a function added
   to a table is checked without touching this file.
@@ -75,6 +76,16 @@ def _calls():
         ("zeros_like", lambda a, s: numcu.zeros_like(a["float64"], stream=s)),
         ("asarray(dtype=)", lambda a, s: numcu.asarray(a["float64"], "float32", stream=s)),
         ("asarray(copy=True)", lambda a, s: numcu.asarray(a["float64"], copy=True, stream=s)),
+        ("sort", lambda a, s: numcu.sort(a["float64_2d"], axis=0, stream=s)),
+        ("argsort", lambda a, s: numcu.argsort(a["float64"], stream=s)),
+        ("searchsorted", lambda a, s: numcu.searchsorted(a["float64"], a["float64"], stream=s)),
+        ("take", lambda a, s: numcu.take(a["float64"], a["int64"], stream=s)),
+        (
+            "take_along_axis",
+            lambda a, s: numcu.take_along_axis(a["float64"], a["int64"], axis=0, stream=s),
+        ),
+        ("matmul", lambda a, s: numcu._core._matmul(a["float64_2d"], a["float64_2d"].T, stream=s)),
+        ("matmul(int64)", lambda a, s: numcu._core._matmul(a["int64_2d"], a["int64_2d"], stream=s)),
     ]
     return calls
 
@@ -90,6 +101,7 @@ def test_no_function_waits_for_the_gpu():
         "int64": numcu.asarray(rng.integers(1, 50, 1000)),
         "bool": numcu.asarray(rng.random(1000) < 0.5),
         "float64_2d": numcu.asarray(rng.random((40, 25))),
+        "int64_2d": numcu.asarray(rng.integers(1, 50, (30, 30))),
         "out_float64": numcu.asarray(np.empty(1000)),
         "out_int64": numcu.asarray(np.empty(1000, dtype=np.int64)),
     }

@@ -150,6 +150,25 @@ struct LaneWalk {
   std::int64_t all;        // all lanes of the output
 };
 
+// Folds element x (index k of output o) into an accumulator that holds only elements before k:
+// the reducer's fold_next where it has one (cheaper when order decides ties), else leaf and
+// combine.
+template <class R, class = void>
+struct has_fold_next : std::false_type {};
+template <class R>
+struct has_fold_next<R, std::void_t<decltype(&R::fold_next)>> : std::true_type {};
+
+template <class R>
+__device__ __forceinline__ typename R::Acc fold_next(const R& r, typename R::Acc a,
+                                                     typename R::In x, std::int64_t k,
+                                                     std::int64_t o) {
+  if constexpr (has_fold_next<R>::value) {
+    return r.fold_next(a, x, k, o);
+  } else {
+    return r(a, r.leaf(x, k, o));
+  }
+}
+
 template <class R, class Acc>
 __device__ __forceinline__ Acc fold_accumulators(const R& r, Acc (&a)[kReduceUnroll]) {
 #pragma unroll
@@ -177,6 +196,10 @@ __device__ __forceinline__ typename R::Acc fold_row_vectors(const R& r, const ch
   Acc a[kReduceUnroll];
 #pragma unroll
   for (int u = 0; u < kReduceUnroll; ++u) a[u] = r.identity();
+  // Each accumulator meets its elements in index order: the head first, then the vectors,
+  // then the tail.
+  const T* elements = reinterpret_cast<const T*>(row);
+  for (std::int64_t k = w.global; k < head; k += w.all) a[0] = fold_next(r, a[0], elements[k], k, o);
   // One loop for whole tiles and the last one, which may run past the end: predicated loads
   // cost a memory-bound loop nothing and keep one copy of the unrolled body.
 #pragma unroll 1
@@ -191,14 +214,12 @@ __device__ __forceinline__ typename R::Acc fold_row_vectors(const R& r, const ch
       const std::int64_t c = i + u * w.lanes;
       if (c < nvec) {
 #pragma unroll
-        for (int j = 0; j < V; ++j) a[u] = r(a[u], r.leaf(x[u].v[j], head + c * V + j, o));
+        for (int j = 0; j < V; ++j) a[u] = fold_next(r, a[u], x[u].v[j], head + c * V + j, o);
       }
     }
   }
-  const T* elements = reinterpret_cast<const T*>(row);
-  for (std::int64_t k = w.global; k < head; k += w.all) a[0] = r(a[0], r.leaf(elements[k], k, o));
   for (std::int64_t k = head + nvec * V + w.global; k < n; k += w.all) {
-    a[0] = r(a[0], r.leaf(elements[k], k, o));
+    a[0] = fold_next(r, a[0], elements[k], k, o);
   }
   return fold_accumulators(r, a);
 }
@@ -236,7 +257,7 @@ __device__ __forceinline__ typename R::Acc fold_elements(const R& r, const Reduc
     }
 #pragma unroll
     for (int u = 0; u < kReduceUnroll; ++u) {
-      if (k + u * w.lanes < n) a[u] = r(a[u], r.leaf(x[u], k + u * w.lanes, o));
+      if (k + u * w.lanes < n) a[u] = fold_next(r, a[u], x[u], k + u * w.lanes, o);
     }
   }
   return fold_accumulators(r, a);

@@ -1,11 +1,13 @@
 #include "numcu/runtime.hpp"
 
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -118,6 +120,25 @@ int current_device() {
   return device;
 }
 
+namespace {
+// Where the innermost DeviceRestore of this thread keeps the device to put back (-1: none yet).
+thread_local int* g_restore_slot = nullptr;
+}  // namespace
+
+DeviceRestore::DeviceRestore() noexcept : outer_(g_restore_slot) { g_restore_slot = &saved_; }
+
+DeviceRestore::~DeviceRestore() {
+  g_restore_slot = outer_;
+  if (saved_ < 0) return;
+  // Errors are dropped: nothing can be raised from here, and the next call reports them.
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();
+  } else if (current != saved_ && cudaSetDevice(saved_) != cudaSuccess) {
+    cudaGetLastError();
+  }
+}
+
 void activate(int device) {
   if (!is_available()) throw_unavailable();
   if (device < 0 || device >= device_count()) {
@@ -126,7 +147,10 @@ void activate(int device) {
   }
   int current = -1;
   NUMCU_CUDA_TRY(cudaGetDevice(&current), "cudaGetDevice");
-  if (current != device) NUMCU_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice");
+  if (current != device) {
+    if (g_restore_slot != nullptr && *g_restore_slot < 0) *g_restore_slot = current;
+    NUMCU_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice");
+  }
 
   static std::once_flag pool_ready[kMaxDevices];
   if (device < kMaxDevices) {
@@ -261,13 +285,16 @@ void synchronize_device(int device) {
 
 void stream_wait(Stream consumer, Stream producer) {
   if (consumer == producer) return;
-  // One event per thread, re-recorded each time: a wait captures the event's state when it is
-  // queued, so reuse is safe.
-  thread_local cudaEvent_t event = [] {
-    cudaEvent_t e;
-    NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-    return e;
-  }();
+  // One event per thread and device, re-recorded each time: a wait captures the event's state
+  // when it is queued, so reuse is safe. An event is recorded only on streams of the device it
+  // was made on, and the streams here are the current device's.
+  thread_local cudaEvent_t events[kMaxDevices] = {};
+  int device = 0;
+  NUMCU_CUDA_TRY(cudaGetDevice(&device), "cudaGetDevice");
+  cudaEvent_t& event = events[device < kMaxDevices ? device : 0];
+  if (event == nullptr) {
+    NUMCU_CUDA_TRY(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate");
+  }
   NUMCU_CUDA_TRY(cudaEventRecord(event, static_cast<cudaStream_t>(producer)), "cudaEventRecord");
   NUMCU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(consumer), event, 0),
                  "cudaStreamWaitEvent");
@@ -452,6 +479,158 @@ void free_pinned(void* ptr) noexcept {
   }
   cudaSetDevice(current);
   if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+}
+
+namespace {
+
+// Page-locked blocks kept for reuse: cudaMallocHost costs about a millisecond per 64 MB and
+// faults every page in, so results and staging come from blocks already made. Sizes are rounded
+// to four classes per power of two (at most a quarter wasted), so that a block serves every
+// request of its class.
+struct PinnedPool {
+  std::mutex mutex;
+  std::map<std::size_t, std::vector<void*>> free;  // by class size
+  std::map<void*, std::size_t> live;
+  std::size_t live_bytes = 0, cached_bytes = 0;
+  std::uint64_t hits = 0, misses = 0;
+  std::size_t limit = 0;
+};
+
+PinnedPool& pinned_pool() {
+  static PinnedPool* pool = [] {
+    auto* p = new PinnedPool;  // never destroyed: blocks may come back during interpreter exit
+    // Page-locked memory is taken from the system: keep at most 2 GiB, and an eighth of the RAM.
+    std::uint64_t limit = std::uint64_t{2} << 30;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) {
+      limit =
+          std::min(limit, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 8);
+    }
+    p->limit = static_cast<std::size_t>(limit);
+    return p;
+  }();
+  return *pool;
+}
+
+std::size_t pinned_class(std::size_t bytes) {
+  std::size_t c = 4096;
+  while (c < bytes && c < (std::size_t{1} << 20)) c <<= 1;
+  if (c >= bytes) return c;
+  std::size_t top = std::size_t{1} << 20;
+  while (top * 2 <= bytes) top <<= 1;
+  const std::size_t step = top / 4;
+  return (bytes + step - 1) / step * step;
+}
+
+// Frees cached blocks, largest first, until at most `keep` bytes stay cached. Called with the
+// mutex held.
+void trim_pinned(PinnedPool& p, std::size_t keep) {
+  while (p.cached_bytes > keep && !p.free.empty()) {
+    auto it = std::prev(p.free.end());
+    void* ptr = it->second.back();
+    it->second.pop_back();
+    p.cached_bytes -= it->first;
+    if (it->second.empty()) p.free.erase(it);
+    if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+  }
+}
+
+}  // namespace
+
+bool host_pool_available() { return is_available(); }
+
+void* allocate_host_pooled(std::size_t bytes) {
+  if (bytes == 0 || !is_available()) return nullptr;
+  const std::size_t size = pinned_class(bytes);
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  void* ptr = nullptr;
+  auto it = p.free.find(size);
+  if (it != p.free.end()) {
+    ptr = it->second.back();
+    it->second.pop_back();
+    if (it->second.empty()) p.free.erase(it);
+    p.cached_bytes -= size;
+    ++p.hits;
+  } else {
+    ++p.misses;
+    if (cudaHostAlloc(&ptr, size, cudaHostAllocPortable) != cudaSuccess) {
+      cudaGetLastError();
+      // Cached blocks of other sizes may be what stands in the way.
+      trim_pinned(p, 0);
+      if (cudaHostAlloc(&ptr, size, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+      }
+    }
+  }
+  p.live.emplace(ptr, size);
+  p.live_bytes += size;
+  return ptr;
+}
+
+void free_host_pooled(void* ptr) noexcept {
+  if (ptr == nullptr) return;
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto it = p.live.find(ptr);
+  if (it == p.live.end()) return;
+  const std::size_t size = it->second;
+  p.live.erase(it);
+  p.live_bytes -= size;
+  try {
+    p.free[size].push_back(ptr);
+    p.cached_bytes += size;
+  } catch (...) {
+    if (cudaFreeHost(ptr) != cudaSuccess) cudaGetLastError();
+    return;
+  }
+  trim_pinned(p, p.limit);
+}
+
+bool is_host_pooled(const void* ptr, std::size_t bytes) {
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto it = p.live.upper_bound(const_cast<void*>(ptr));
+  if (it == p.live.begin()) return false;
+  --it;
+  const auto lo = reinterpret_cast<std::uintptr_t>(it->first);
+  const auto x = reinterpret_cast<std::uintptr_t>(ptr);
+  return x >= lo && x + bytes <= lo + it->second;
+}
+
+HostPoolInfo host_pool_info() {
+  HostPoolInfo info;
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  info.live_blocks = p.live.size();
+  info.live_bytes = p.live_bytes;
+  for (const auto& [size, blocks] : p.free) info.cached_blocks += blocks.size();
+  info.cached_bytes = p.cached_bytes;
+  info.cache_limit = p.limit;
+  info.hits = p.hits;
+  info.misses = p.misses;
+  return info;
+}
+
+void release_host_pool() noexcept {
+  PinnedPool& p = pinned_pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  trim_pinned(p, 0);
+}
+
+bool host_register(void* ptr, std::size_t bytes) {
+  if (!is_available() || ptr == nullptr || bytes == 0) return false;
+  if (cudaHostRegister(ptr, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+void host_unregister(void* ptr) noexcept {
+  if (ptr == nullptr) return;
+  if (cudaHostUnregister(ptr) != cudaSuccess) cudaGetLastError();
 }
 
 PointerKind pointer_kind(const void* ptr) {

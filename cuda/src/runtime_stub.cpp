@@ -41,6 +41,8 @@ std::vector<std::string> compiled_architectures() { return {}; }
 std::string device_name(int) { unavailable(); }
 int current_device() { unavailable(); }
 void activate(int) { unavailable(); }
+DeviceRestore::DeviceRestore() noexcept : outer_(nullptr) {}
+DeviceRestore::~DeviceRestore() = default;
 void* allocate(std::size_t, int, Stream) { unavailable(); }
 void deallocate(void*, std::size_t, int, Stream) noexcept {}
 void issue_deferred_frees() noexcept {}
@@ -68,6 +70,14 @@ void free_managed(void*, int, Stream) noexcept {}
 void prefetch_to_device(const void*, std::size_t, int, Stream) { unavailable(); }
 void* allocate_pinned(std::size_t) { unavailable(); }
 void free_pinned(void*) noexcept {}
+void* allocate_host_pooled(std::size_t) { return nullptr; }
+void free_host_pooled(void*) noexcept {}
+bool is_host_pooled(const void*, std::size_t) { return false; }
+bool host_pool_available() { return false; }
+HostPoolInfo host_pool_info() { return {}; }
+void release_host_pool() noexcept {}
+bool host_register(void*, std::size_t) { return false; }
+void host_unregister(void*) noexcept {}
 PointerKind pointer_kind(const void*) { return PointerKind::host; }
 
 }  // namespace cuda

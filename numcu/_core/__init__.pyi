@@ -4,7 +4,7 @@ numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
 from __future__ import annotations
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sqrt', 'square', 'std', 'subtract', 'sum', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -16,7 +16,6 @@ class ndarray:
     managed memory (``memory == "managed"``), which NumPy views without a copy through the buffer
     protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what the GPU wrote.
     """
-    __array_ufunc__ = None
     __dlpack_c_exchange_api__: typing.ClassVar[typing.Any]
     __hash__: typing.ClassVar[None] = None
     def __abs__(self) -> typing.Any:
@@ -27,6 +26,18 @@ class ndarray:
         ...
     def __array__(self, *args, **kwargs) -> typing.Any:
         ...
+    def __array_function__(self, arg0: typing.Any, arg1: typing.Any, arg2: typing.Any, arg3: typing.Any) -> typing.Any:
+        """
+        NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none).
+        """
+    def __array_namespace__(self, *, api_version: typing.Any = None) -> typing.Any:
+        """
+        The numcu module, which follows the Array API standard (2024.12).
+        """
+    def __array_ufunc__(self, arg0: typing.Any, arg1: typing.Any, *args, **kwargs) -> typing.Any:
+        """
+        NumPy ufuncs on numcu arrays run numcu's function (NotImplemented where numcu has none).
+        """
     def __bool__(self) -> typing.Any:
         ...
     def __complex__(self) -> typing.Any:
@@ -45,7 +56,7 @@ class ndarray:
         ...
     def __ge__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __getitem__(self, arg0: typing.Any) -> ndarray:
+    def __getitem__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __gt__(self, arg0: typing.Any) -> typing.Any:
         ...
@@ -57,9 +68,13 @@ class ndarray:
         ...
     def __ilshift__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def __imatmul__(self, arg0: typing.Any) -> typing.Any:
+        ...
     def __imod__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __imul__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __index__(self) -> typing.Any:
         ...
     def __int__(self) -> int:
         ...
@@ -85,6 +100,8 @@ class ndarray:
         ...
     def __lt__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def __matmul__(self, arg0: typing.Any) -> typing.Any:
+        ...
     def __mod__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __mul__(self, arg0: typing.Any) -> typing.Any:
@@ -103,11 +120,17 @@ class ndarray:
         ...
     def __rand__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def __reduce__(self):
+        """
+        numcu.ndarray.__reduce__: rebuilt from its host copy.
+        """
     def __repr__(self) -> str:
         ...
     def __rfloordiv__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __rlshift__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __rmatmul__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __rmod__(self, arg0: typing.Any) -> typing.Any:
         ...
@@ -135,6 +158,22 @@ class ndarray:
         ...
     def __xor__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def all(self, *args, **kwargs):
+        """
+        numcu.all of this array: ``x.all(...)`` is ``numcu.all(x, ...)``.
+        """
+    def any(self, *args, **kwargs):
+        """
+        numcu.any of this array: ``x.any(...)`` is ``numcu.any(x, ...)``.
+        """
+    def argmax(self, *args, **kwargs):
+        """
+        numcu.argmax of this array: ``x.argmax(...)`` is ``numcu.argmax(x, ...)``.
+        """
+    def argmin(self, *args, **kwargs):
+        """
+        numcu.argmin of this array: ``x.argmin(...)`` is ``numcu.argmin(x, ...)``.
+        """
     def astype(self, dtype: typing.Any, copy: bool = True) -> ndarray:
         """
         A copy converted to `dtype` (NumPy's unsafe casting: complex to real keeps the real part).
@@ -142,6 +181,14 @@ class ndarray:
     def copy(self) -> ndarray:
         """
         A C-contiguous copy on the same device.
+        """
+    def cumprod(self, *args, **kwargs):
+        """
+        numcu.cumprod of this array: ``x.cumprod(...)`` is ``numcu.cumprod(x, ...)``.
+        """
+    def cumsum(self, *args, **kwargs):
+        """
+        numcu.cumsum of this array: ``x.cumsum(...)`` is ``numcu.cumsum(x, ...)``.
         """
     def fill(self, value: typing.Any) -> None:
         """
@@ -151,6 +198,22 @@ class ndarray:
         """
         A NumPy copy, or the copy into `out`; as numcu.asnumpy.
         """
+    def max(self, *args, **kwargs):
+        """
+        numcu.max of this array: ``x.max(...)`` is ``numcu.max(x, ...)``.
+        """
+    def mean(self, *args, **kwargs):
+        """
+        numcu.mean of this array: ``x.mean(...)`` is ``numcu.mean(x, ...)``.
+        """
+    def min(self, *args, **kwargs):
+        """
+        numcu.min of this array: ``x.min(...)`` is ``numcu.min(x, ...)``.
+        """
+    def prod(self, *args, **kwargs):
+        """
+        numcu.prod of this array: ``x.prod(...)`` is ``numcu.prod(x, ...)``.
+        """
     def ravel(self) -> ndarray:
         """
         A 1-D view (a copy when the array is not C-contiguous).
@@ -159,9 +222,25 @@ class ndarray:
         """
         A view with a new shape (a copy first when the array is not C-contiguous).
         """
+    def std(self, *args, **kwargs):
+        """
+        numcu.std of this array: ``x.std(...)`` is ``numcu.std(x, ...)``.
+        """
+    def sum(self, *args, **kwargs):
+        """
+        numcu.sum of this array: ``x.sum(...)`` is ``numcu.sum(x, ...)``.
+        """
+    def to_device(self, device: typing.Any, /, *, stream: typing.Any = None) -> typing.Any:
+        """
+        A copy on `device` ('cpu': a NumPy array), or the array itself when it is there.
+        """
     def transpose(self, *args) -> ndarray:
         """
         A view with the axes permuted (reversed by default).
+        """
+    def var(self, *args, **kwargs):
+        """
+        numcu.var of this array: ``x.var(...)`` is ``numcu.var(x, ...)``.
         """
     @property
     def T(self) -> ndarray:
@@ -189,6 +268,11 @@ class ndarray:
     def itemsize(self) -> int:
         ...
     @property
+    def mT(self) -> typing.Any:
+        """
+        The view with the last two axes swapped.
+        """
+    @property
     def memory(self) -> str:
         """
         'device' (numcu's stream-ordered device memory), 'managed' (numcu's managed memory, which the host can read and write too) or 'foreign' (another library's memory).
@@ -210,13 +294,53 @@ class ndarray:
         """
         Strides in bytes.
         """
+def _cublas_path() -> str:
+    """
+    The cuBLAS library numcu loaded (loading it now if it can), or raises.
+    """
 def _exchange_counts() -> dict:
     """
     How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.
     """
+def _gather(x: typing.Any, indices: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x[i_0, ..., i_{k-1}] for an int64 array `indices` of shape (k, ...): one row of broadcast indices per leading axis of x.
+    """
+def _host_path_config(**kwargs) -> dict:
+    """
+    The host path's settings, changed by keyword (for tests and benchmarks); returns them.
+    """
+def _host_pool_info() -> dict:
+    ...
+def _host_pool_release() -> None:
+    ...
+def _host_registry_info() -> dict:
+    ...
 def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
     """
     What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'interfaces' or 'dlpack'.
+    """
+def _matmul(a: typing.Any, b: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    a @ b on the GPU for operands of one dtype and broadcast batch dimensions: cuBLAS for floating and complex dtypes (loaded at first use), a kernel of numcu's for integers.
+    """
+def _nonzero(x: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    An (ndim, count) int64 array of the positions of x's non-zero elements. On the GPU this waits for the count.
+    """
+def _placement_estimate(op: str, in_bytes: typing.SupportsFloat | typing.SupportsIndex, pinned_bytes: typing.SupportsFloat | typing.SupportsIndex, out_bytes: typing.SupportsFloat | typing.SupportsIndex, fresh_out: bool, elements: typing.SupportsFloat | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+    ...
+def _placement_model(**kwargs) -> dict:
+    """
+    The placement model's constants, changed by keyword; returns them all.
+    """
+def _unique(x: typing.Any, values: bool, indices: bool, inverse: bool, counts: bool, nan_distinct: bool = True, device: typing.Any = None, stream: typing.Any = None) -> tuple:
+    """
+    (values, indices, inverse, counts) of x's distinct elements, None where not asked for. On the GPU this waits for the number of distinct elements.
+    """
+def _view(a: ndarray, shape: typing.Any, strides: typing.Any, offset: typing.SupportsInt | typing.SupportsIndex = 0, dtype: typing.Any = None) -> ndarray:
+    """
+    A view of `a` with another shape, byte strides, byte offset and dtype, inside a's bytes.
     """
 def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -598,6 +722,13 @@ def argmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
         Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
         Device input: a numcu.ndarray (0-d for one value), returned without waiting
         for the GPU. With `out`, `out`.
+    """
+def argsort(x: typing.Any, /, *, axis: typing.Any = -1, descending: bool = False, stable: bool = True, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    int64 indices that sort `x` along `axis` (None: flattened); always stable (equal elements keep their order, also when `descending`; -0.0 equals 0.0 and NaNs equal each other and sort last).
+    
+    device, stream :
+        Where to compute and the CUDA stream to queue on, as for numcu.add.
     """
 def asarray(obj: typing.Any, dtype: typing.Any = None, copy: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -2496,6 +2627,13 @@ def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
+def searchsorted(x1: typing.Any, x2: typing.Any, /, *, side: typing.Any = 'left', sorter: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    int64 insertion points of `x2`'s elements into the sorted 1-D `x1` (`sorter`: indices that sort it) keeping it sorted: before equal elements (side='left') or after them ('right'). NaNs order last.
+    
+    device, stream :
+        Where to compute and the CUDA stream to queue on, as for numcu.add.
+    """
 def set_num_threads(n: typing.Any) -> None:
     """
     Set the number of threads the CPU backend splits its work over.
@@ -2610,6 +2748,13 @@ def sinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
     -------
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
+    """
+def sort(x: typing.Any, /, *, axis: typing.Any = -1, descending: bool = False, stable: bool = True, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    The elements of `x` sorted along `axis` (None: flattened), ascending unless `descending`. NaNs sort last (first when descending), as NumPy sorts them. Every real dtype; complex raises TypeError. CUB's radix sort on the GPU.
+    
+    device, stream :
+        Where to compute and the CUDA stream to queue on, as for numcu.add.
     """
 def sqrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -2758,6 +2903,20 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
         Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
         Device input: a numcu.ndarray (0-d for one value), returned without waiting
         for the GPU. With `out`, `out`.
+    """
+def take(x: typing.Any, indices: typing.Any, /, *, axis: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Elements of `x` at `indices` (integers, negative ones count from the end) along `axis` (None: of the flattened array). Out-of-bounds indices raise IndexError on the CPU; on the GPU, which the host does not wait for, they read the nearest element.
+    
+    device, stream :
+        Where to compute and the CUDA stream to queue on, as for numcu.add.
+    """
+def take_along_axis(x: typing.Any, indices: typing.Any, /, *, axis: typing.Any = -1, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    x's elements at `indices` along `axis` (indices has x's number of dimensions and broadcasts with it elsewhere), as argsort's result picks sorted values. Out-of-bounds indices as in numcu.take.
+    
+    device, stream :
+        Where to compute and the CUDA stream to queue on, as for numcu.add.
     """
 def tan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """

@@ -202,6 +202,14 @@ struct Extreme : Base {
     }
   }
   NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<Acc>(x); }
+  // The combination below with one select: x replaces `a` when it is better, or a NaN that
+  // propagates into an `a` that is not one yet (nanmin/nanmax: when `a` is NaN).
+  NUMCU_HD Acc fold_next(Acc a, T x, std::int64_t, std::int64_t) const {
+    const Acc v = convert<Acc>(x);
+    const bool better = Max ? less(a, v) : less(v, a);
+    const bool take = SkipNan ? (is_nan(a) || better) : (!is_nan(a) && (better || is_nan(v)));
+    return take ? v : a;
+  }
   NUMCU_HD Acc operator()(Acc a, Acc b) const {
     if (is_nan(a)) return SkipNan ? b : a;
     if (is_nan(b)) return SkipNan ? a : b;
@@ -247,6 +255,16 @@ struct Arg : Base {
     return Acc{std::numeric_limits<std::int64_t>::max(), extreme<V, !Max>()};
   }
   NUMCU_HD Acc leaf(T x, std::int64_t k, std::int64_t) const { return Acc{k, convert<V>(x)}; }
+  // Folds element x at index k into `a`, whose elements all come before k (the GPU kernel's
+  // lanes walk their elements in order): x takes over only when strictly better or the first
+  // NaN, so the index comparison of the general combination drops out.
+  NUMCU_HD Acc fold_next(Acc a, T x, std::int64_t k, std::int64_t) const {
+    const V v = convert<V>(x);
+    const bool better = Max ? less(a.value, v) : less(v, a.value);
+    const bool empty = a.index == std::numeric_limits<std::int64_t>::max();
+    const bool take = !is_nan(a.value) && (is_nan(v) || better || empty);
+    return take ? Acc{k, v} : a;
+  }
   NUMCU_HD Acc operator()(Acc a, Acc b) const {
     const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
     const bool b_first = b.index < a.index;

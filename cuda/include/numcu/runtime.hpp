@@ -23,8 +23,26 @@ std::string device_name(int device);
 
 int current_device();
 // Makes `device` current on this thread and raises its memory pool's release threshold so
-// that freed blocks are kept for reuse (once per device).
+// that freed blocks are kept for reuse (once per device). Inside a DeviceRestore's lifetime the
+// switch is undone when it ends.
 void activate(int device);
+
+// Puts back, when it goes out of scope, the device that was current on this thread before the
+// first activate() that changed it in its lifetime. Every call from Python holds one: an
+// operation on another GPU's arrays must not change which GPU the caller, and other libraries
+// on this thread (CuPy follows the runtime's current device), see as current. Costs nothing
+// where nothing is switched: no CUDA call is made to construct it.
+class DeviceRestore {
+ public:
+  DeviceRestore() noexcept;
+  ~DeviceRestore();
+  DeviceRestore(const DeviceRestore&) = delete;
+  DeviceRestore& operator=(const DeviceRestore&) = delete;
+
+ private:
+  int saved_ = -1;
+  int* outer_;
+};
 
 // Stream-ordered allocation from the device's default pool (cudaMallocAsync), and its return
 // (cudaFreeAsync on `stream`). Blocks of at most 64 KiB freed on the legacy default stream are
@@ -80,6 +98,34 @@ void* allocate_pinned(std::size_t bytes);
 // Waits until every device numcu has used is idle, so that no queued copy still uses the
 // memory, then frees it.
 void free_pinned(void* ptr) noexcept;
+
+// Page-locked host memory from a pool numcu keeps (blocks made with cudaHostAlloc, portable to
+// every device, kept after they are freed up to a limit of the RAM's eighth or 2 GiB): copies to
+// and from it run at the copy engines' full speed and its pages are faulted in once, not on every
+// call. allocate_host_pooled returns null without a GPU, for 0 bytes, and where CUDA cannot
+// page-lock more (the caller then takes ordinary memory). Thread-safe.
+void* allocate_host_pooled(std::size_t bytes);
+// Returns a block to the pool; no copy may still be using it. Pointers not from the pool are
+// ignored.
+void free_host_pooled(void* ptr) noexcept;
+// Whether [ptr, ptr + bytes) lies in a live block of the pool.
+bool is_host_pooled(const void* ptr, std::size_t bytes);
+bool host_pool_available();
+struct HostPoolInfo {
+  std::size_t live_blocks = 0, live_bytes = 0;      // handed out, not yet back
+  std::size_t cached_blocks = 0, cached_bytes = 0;  // back in the pool, kept for reuse
+  std::size_t cache_limit = 0;
+  std::uint64_t hits = 0, misses = 0;  // requests served from the cache, and by CUDA
+};
+HostPoolInfo host_pool_info();
+// Frees every cached block.
+void release_host_pool() noexcept;
+
+// Pins host memory in place (cudaHostRegister, for every device), so that copies reach it by DMA;
+// false, with the error cleared, where CUDA refuses (memory it cannot pin, a range that overlaps
+// one already registered). host_unregister undoes it; no copy may still be using the memory.
+bool host_register(void* ptr, std::size_t bytes);
+void host_unregister(void* ptr) noexcept;
 
 // What CUDA knows of an address: ordinary (pageable) host memory, page-locked host memory,
 // device memory, or managed memory.

@@ -1,0 +1,222 @@
+"""The same Dask work on 1, 2, ... GPUs: numcu-backed Dask beside CuPy-backed Dask.
+
+One Dask worker process per GPU, pinned to it with CUDA_VISIBLE_DEVICES (as dask-cuda's
+LocalCUDACluster does), one thread each. On each cluster, for each library (numcu, cupy):
+
+- ``make``: a float32 array of --gib GiB (the same on every GPU count: the speed-up is that of
+  the same work) in chunks of --chunk-mib MiB, each chunk made on its worker's GPU (``arange``
+  scaled, so the data is not constant), persisted.
+- ``chain``: ``(x * 1.5 + 0.25) * x`` (three elementwise operations) persisted, one new array.
+- ``sum``: ``x.sum()`` computed to the client (a tree reduction; partial sums move between
+  workers through distributed's serialization).
+- ``tiny``: the chain and the sum on an array of 64 chunks of 2^10 elements: Dask's per-chunk
+  overhead with each library's chunks.
+
+Each timing is the best of --repeat runs after one warm-up; throughput counts bytes read plus
+written (chain 8 B per element, sum 4). Speed-up is the one-GPU time over the N-GPU time of the
+same library and work. The sums are checked against the closed form. Usage::
+
+    python benchmarks/bench_scale.py                    # 1 GPU and all GPUs, 4 GiB
+    python benchmarks/bench_scale.py --gpus 1 2 --gib 32  # the issue's 2 x 16 GiB
+    python benchmarks/bench_scale.py --json scale.json
+
+The tables are printed last because only the tail of the output may be kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+import warnings
+
+import numpy as np
+
+
+def make_chunk(library, n, block_info=None):
+    """Chunk `block_info`'s of `n` float32 elements, made on this worker's GPU."""
+    start = block_info[None]["array-location"][0][0]
+    if library == "numcu":
+        import numcu as xp
+    else:
+        import cupy as xp
+    x = xp.arange(start, start + n, dtype=np.float32)
+    return x * np.float32(1e-9)
+
+
+def meta_of(library):
+    if library == "numcu":
+        import numcu
+
+        return numcu.empty((0,), np.float32)
+    import cupy
+
+    return cupy.empty((0,), np.float32)
+
+
+def build(da, library, chunks, n_chunks):
+    return da.map_blocks(
+        make_chunk,
+        library,
+        chunks,
+        chunks=((chunks,) * n_chunks,),
+        dtype=np.float32,
+        meta=meta_of(library),
+    )
+
+
+def chain(x):
+    return (x * np.float32(1.5) + np.float32(0.25)) * x
+
+
+def expected_sum(total):
+    # sum of 1e-9 * k for k < total, in float64; float32 partial sums are within 1e-3 of it.
+    return 1e-9 * (total - 1) * total / 2
+
+
+def best_of(repeat, fn):
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def cluster_on(gpus):
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    workers = {
+        f"gpu{i}": {
+            "cls": Nanny,
+            "options": {
+                "nthreads": 1,
+                "env": {"CUDA_VISIBLE_DEVICES": str(i), "DASK_LOGGING__DISTRIBUTED": "error"},
+            },
+        }
+        for i in gpus
+    }
+    scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
+    return SpecCluster(workers=workers, scheduler=scheduler, silence_logs=40)
+
+
+def measure(client, da, library, n_gpus, gib, chunk_mib, repeat):
+    from distributed import wait
+
+    chunk = chunk_mib * (1 << 20) // 4
+    n_chunks = max(1, int(gib * (1 << 30)) // (chunk * 4))
+    total = chunk * n_chunks
+    rows = []
+
+    x = None
+
+    def make():
+        nonlocal x
+        x = build(da, library, chunk, n_chunks).persist()
+        wait(x)
+
+    rows.append(("make", best_of(1, make), total * 4))
+
+    def run_chain():
+        y = chain(x).persist()
+        wait(y)
+        del y
+
+    rows.append(("chain", best_of(repeat, run_chain), total * 8))
+
+    result = {}
+
+    def run_sum():
+        result["sum"] = float(x.sum(dtype=np.float32).compute())
+
+    rows.append(("sum", best_of(repeat, run_sum), total * 4))
+    want = expected_sum(total)
+    if abs(result["sum"] - want) > 1e-3 * abs(want):
+        raise AssertionError(f"{library} sum on {n_gpus} GPU(s): {result['sum']} != {want}")
+    x = None
+
+    tiny = build(da, library, 1 << 10, 64).persist()
+    wait(tiny)
+
+    def run_tiny():
+        wait(chain(tiny).persist())
+        float(tiny.sum(dtype=np.float32).compute())
+
+    rows.append(("tiny", best_of(repeat, run_tiny), 0))
+    return [(library, n_gpus, name, seconds, nbytes, total) for name, seconds, nbytes in rows]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gpus", type=int, nargs="*", help="GPU counts (default: 1 and all)")
+    parser.add_argument("--gib", type=float, default=4.0, help="GiB of input (all GPUs)")
+    parser.add_argument("--chunk-mib", type=int, default=256)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--libraries", nargs="*", default=["numcu", "cupy"])
+    parser.add_argument("--json", help="write the rows here")
+    args = parser.parse_args()
+
+    warnings.simplefilter("ignore")
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    import dask
+    import dask.array as da
+    from distributed import Client
+
+    import numcu
+
+    available = numcu.cuda.device_count()
+    if available == 0:
+        sys.exit("bench_scale: no CUDA device")
+    counts = sorted(set(args.gpus or [1, available]))
+    if max(counts) > available:
+        sys.exit(f"bench_scale: {max(counts)} GPUs asked for, {available} present")
+    libraries = []
+    for lib in args.libraries:
+        try:
+            __import__(lib)
+            libraries.append(lib)
+        except ImportError:
+            print(f"bench_scale: {lib} is not importable: left out")
+    names = [numcu.cuda.Device(i).name for i in range(max(counts))]
+    print(f"devices: {', '.join(f'{i}: {n}' for i, n in enumerate(names))}")
+    print(f"dask {dask.__version__}, numcu {numcu.__version__}")
+
+    rows = []
+    for n in counts:
+        with cluster_on(range(n)) as cluster, Client(cluster) as client:
+            client.wait_for_workers(n)
+            for lib in libraries:
+                rows.extend(measure(client, da, lib, n, args.gib, args.chunk_mib, args.repeat))
+                print(f"done: {lib} on {n} GPU(s)", flush=True)
+
+    one = {(lib, name): s for lib, n, name, s, _, _ in rows if n == min(counts)}
+    print()
+    print(
+        f"{'library':8} {'gpus':>4} {'work':6} {'elements':>12} {'seconds':>9} {'GB/s':>8} "
+        f"{'speed-up':>8}"
+    )
+    for lib, n, name, seconds, nbytes, total in rows:
+        rate = f"{nbytes / seconds / 1e9:8.1f}" if nbytes else f"{'-':>8}"
+        speedup = one[(lib, name)] / seconds
+        elements = total if name != "tiny" else 64 << 10
+        print(f"{lib:8} {n:>4} {name:6} {elements:>12} {seconds:>9.4f} {rate} {speedup:>8.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(
+                {
+                    "devices": names,
+                    "rows": [
+                        dict(zip(("library", "gpus", "work", "seconds", "bytes", "elements"), r))
+                        for r in rows
+                    ],
+                },
+                f,
+                indent=1,
+            )
+
+
+if __name__ == "__main__":
+    main()

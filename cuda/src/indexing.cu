@@ -1,0 +1,167 @@
+// Gathers, non-zero positions and exact (integer and bool) matrix products on the GPU.
+#include <algorithm>
+#include <type_traits>
+
+#include "numcu/cuda_check.hpp"
+#include "numcu/indexing.hpp"
+
+namespace numcu {
+namespace {
+
+constexpr int kBlock = 256;
+
+unsigned grid_for(std::int64_t n) {
+  return static_cast<unsigned>(std::clamp<std::int64_t>((n + kBlock - 1) / kBlock, 1, 1 << 20));
+}
+
+struct alignas(8) Bytes16 {
+  std::uint64_t lo, hi;
+};
+
+// One thread per output element. Out-of-bounds indices are clamped: the host is not told (that
+// would need a synchronisation), and no memory outside x is read.
+template <class E>
+__global__ void gather_kernel(const GatherPlan p) {
+  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < p.n;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    std::int64_t rest = e;
+    std::int64_t offset = 0;
+    std::int64_t at[kMaxIndexArrays] = {};
+    for (int d = p.ndim - 1; d >= 0; --d) {
+      const std::int64_t o = rest % p.shape[d];
+      rest /= p.shape[d];
+      offset += o * p.x_strides[d];
+      for (int j = 0; j < p.arrays; ++j) at[j] += o * p.index_strides[j][d];
+    }
+    for (int j = 0; j < p.arrays; ++j) {
+      std::int64_t i =
+          *reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(p.index[j]) + at[j]);
+      if (i < 0) i += p.extent[j];
+      i = i < 0 ? 0 : (i >= p.extent[j] ? p.extent[j] - 1 : i);
+      offset += i * p.axis_strides[j];
+    }
+    reinterpret_cast<E*>(p.out)[e] = *reinterpret_cast<const E*>(p.x + offset);
+  }
+}
+
+__global__ void nonzero_kernel(const NonzeroPlan p, const bool* mask, const std::int64_t* pos,
+                               std::int64_t* out) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < p.n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    if (!mask[i]) continue;
+    const std::int64_t k = pos[i] - 1;
+    std::int64_t rest = i;
+    for (int d = p.ndim - 1; d >= 0; --d) {
+      out[d * p.count + k] = rest % p.shape[d];
+      rest /= p.shape[d];
+    }
+  }
+}
+
+// A 16 x 16 tile of C per block, k in steps of 16 through shared memory.
+constexpr int kTile = 16;
+
+template <class T>
+__global__ void matmul_exact_kernel(const MatmulPlan p) {
+  __shared__ T as[kTile][kTile];
+  __shared__ T bs[kTile][kTile];
+  const std::int64_t bz = blockIdx.z;
+  const T* a = static_cast<const T*>(p.a) + bz * p.a_batch;
+  const T* b = static_cast<const T*>(p.b) + bz * p.b_batch;
+  T* c = static_cast<T*>(p.c) + bz * p.m * p.n;
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.y) * kTile + threadIdx.y;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * kTile + threadIdx.x;
+  T acc = T(0);
+  for (std::int64_t k0 = 0; k0 < p.k; k0 += kTile) {
+    const std::int64_t ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
+    as[threadIdx.y][threadIdx.x] = row < p.m && ka < p.k ? a[row * p.a_row + ka * p.a_col] : T(0);
+    bs[threadIdx.y][threadIdx.x] = kb < p.k && col < p.n ? b[kb * p.b_row + col * p.b_col] : T(0);
+    __syncthreads();
+    for (int kk = 0; kk < kTile; ++kk) {
+      if constexpr (std::is_same_v<T, bool>) {
+        acc = acc || (as[threadIdx.y][kk] && bs[kk][threadIdx.x]);
+      } else {
+        // Unsigned arithmetic wraps as NumPy's integers do, without undefined behaviour; at
+        // least 32 bits wide, since narrower unsigned types promote to (signed) int.
+        using W = std::conditional_t<(sizeof(T) < 4), std::uint32_t, std::make_unsigned_t<T>>;
+        acc = static_cast<T>(static_cast<W>(acc) + static_cast<W>(as[threadIdx.y][kk]) *
+                                                       static_cast<W>(bs[kk][threadIdx.x]));
+      }
+    }
+    __syncthreads();
+  }
+  if (row < p.m && col < p.n) c[row * p.n + col] = acc;
+}
+
+}  // namespace
+
+void gather_cuda(const GatherPlan& p, Stream stream) {
+  if (p.n == 0) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  const unsigned grid = grid_for(p.n);
+  switch (p.itemsize) {
+    case 1:
+      gather_kernel<std::uint8_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    case 2:
+      gather_kernel<std::uint16_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    case 4:
+      gather_kernel<std::uint32_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    case 8:
+      gather_kernel<std::uint64_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    default:
+      gather_kernel<Bytes16><<<grid, kBlock, 0, s>>>(p);
+      break;
+  }
+  NUMCU_CUDA_TRY(cudaGetLastError(), "gather kernel launch");
+}
+
+void nonzero_cuda(const NonzeroPlan& p, const bool* mask, const std::int64_t* pos,
+                  std::int64_t* out, Stream stream) {
+  if (p.n == 0 || p.count == 0) return;
+  nonzero_kernel<<<grid_for(p.n), kBlock, 0, static_cast<cudaStream_t>(stream)>>>(p, mask, pos,
+                                                                                  out);
+  NUMCU_CUDA_TRY(cudaGetLastError(), "nonzero kernel launch");
+}
+
+void matmul_exact_cuda(DType dtype, const MatmulPlan& p, Stream stream) {
+  if (p.batch == 0 || p.m == 0 || p.n == 0) return;
+  if (p.batch > 65535 || (p.m + kTile - 1) / kTile > 65535) {
+    throw_value_error(
+        "numcu.matmul: integer products of more than 65535 matrices or rows of "
+        "tiles are not supported on the GPU");
+  }
+  const dim3 grid(static_cast<unsigned>((p.n + kTile - 1) / kTile),
+                  static_cast<unsigned>((p.m + kTile - 1) / kTile), static_cast<unsigned>(p.batch));
+  const dim3 block(kTile, kTile);
+  const auto s = static_cast<cudaStream_t>(stream);
+  switch (dtype) {
+    case DType::bool_:
+      matmul_exact_kernel<bool><<<grid, block, 0, s>>>(p);
+      break;
+    case DType::int8:
+    case DType::uint8:
+      matmul_exact_kernel<std::int8_t><<<grid, block, 0, s>>>(p);
+      break;
+    case DType::int16:
+    case DType::uint16:
+      matmul_exact_kernel<std::int16_t><<<grid, block, 0, s>>>(p);
+      break;
+    case DType::int32:
+    case DType::uint32:
+      matmul_exact_kernel<std::int32_t><<<grid, block, 0, s>>>(p);
+      break;
+    case DType::int64:
+    case DType::uint64:
+      matmul_exact_kernel<std::int64_t><<<grid, block, 0, s>>>(p);
+      break;
+    default:
+      throw_type_error(std::string("numcu.matmul: no exact loop for ") + dtype_name(dtype));
+  }
+  NUMCU_CUDA_TRY(cudaGetLastError(), "matmul kernel launch");
+}
+
+}  // namespace numcu

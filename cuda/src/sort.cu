@@ -1,0 +1,396 @@
+// sort, argsort, unique and searchsorted on the GPU. Elements become the order-preserving keys
+// of sorting.hpp and go through CUB's radix sort, whose instantiations are shared by every dtype:
+// keys-only and key-index pairs, for 32- and 64-bit keys. Rows (a sort along an axis of an array
+// of more than one row) sort together: the row number goes into the key's high bits when it
+// fits beside the element's bits, and otherwise a second, stable sort by row number follows the
+// sort by key.
+#include <algorithm>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "numcu/cuda_check.hpp"
+#include "numcu/indexing.hpp"
+#include "numcu/runtime.hpp"
+#include "numcu/sorting.hpp"
+
+namespace numcu {
+namespace {
+
+using sorting::Transform;
+constexpr int kBlock = 256;
+
+unsigned grid_for(std::int64_t n) {
+  return static_cast<unsigned>(std::clamp<std::int64_t>((n + kBlock - 1) / kBlock, 1, 1 << 20));
+}
+
+#define NUMCU_GRID_STRIDE(i, n)                                                                    \
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+
+// Stream-ordered scratch on the current device.
+class Buffer {
+ public:
+  Buffer(std::size_t bytes, cudaStream_t stream)
+      : bytes_(std::max<std::size_t>(bytes, 1)), device_(cuda::current_device()), stream_(stream) {
+    ptr_ = cuda::allocate(bytes_, device_, stream_);
+  }
+  ~Buffer() { cuda::deallocate(ptr_, bytes_, device_, stream_); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_;
+  int device_;
+  cudaStream_t stream_;
+};
+
+void check_launch_error(const char* what) { NUMCU_CUDA_TRY(cudaGetLastError(), what); }
+
+// --- CUB, one instantiation per key width
+
+template <class K>
+void radix_keys(const K* in, K* out, std::int64_t n, int end_bit, cudaStream_t s) {
+  std::size_t bytes = 0;
+  NUMCU_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, end_bit, s),
+                 "CUB radix sort (sizing)");
+  Buffer temp(bytes, s);
+  NUMCU_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.as<void>(), bytes, in, out, n, 0, end_bit, s),
+                 "CUB radix sort");
+}
+
+template <class K>
+void radix_pairs(const K* keys_in, K* keys_out, const std::uint64_t* values_in,
+                 std::uint64_t* values_out, std::int64_t n, int end_bit, cudaStream_t s) {
+  std::size_t bytes = 0;
+  NUMCU_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in,
+                                                 values_out, n, 0, end_bit, s),
+                 "CUB radix sort (sizing)");
+  Buffer temp(bytes, s);
+  NUMCU_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.as<void>(), bytes, keys_in, keys_out,
+                                                 values_in, values_out, n, 0, end_bit, s),
+                 "CUB radix sort");
+}
+
+// pos = inclusive running sum of pos, in place.
+void running_sum(std::int64_t* pos, std::int64_t n, cudaStream_t s) {
+  std::size_t bytes = 0;
+  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, bytes, pos, pos, n, s),
+                 "CUB scan (sizing)");
+  Buffer temp(bytes, s);
+  NUMCU_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.as<void>(), bytes, pos, pos, n, s), "CUB scan");
+}
+
+// --- keys
+
+struct KeyFormat {
+  char kind;
+  int bits;
+  Transform transform;
+};
+
+// keys[i] = (key of in[i] ^ flip) | (row << row_shift); values[i] = i, or i within its row.
+template <class L, class U>
+__global__ void make_keys_kernel(const L* in, KeyFormat f, U flip, std::int64_t n, std::int64_t len,
+                                 int row_shift, U* keys, std::uint64_t* values,
+                                 bool row_positions) {
+  NUMCU_GRID_STRIDE(i, n) {
+    U k = static_cast<U>(sorting::to_key<U>(static_cast<U>(in[i]), f.kind, f.bits, f.transform) ^
+                         flip);
+    if (row_shift >= 0) k |= static_cast<U>(static_cast<U>(i / len) << row_shift);
+    keys[i] = k;
+    if (values != nullptr) values[i] = static_cast<std::uint64_t>(row_positions ? i % len : i);
+  }
+}
+
+// out[i] = the element whose exact key is keys[i] (row bits masked off, flip undone).
+template <class L, class U>
+__global__ void values_from_keys_kernel(const U* keys, KeyFormat f, U mask, U flip, std::int64_t n,
+                                        L* out) {
+  NUMCU_GRID_STRIDE(i, n) {
+    out[i] = static_cast<L>(
+        sorting::from_key<U>(static_cast<U>((keys[i] & mask) ^ flip), f.kind, f.bits));
+  }
+}
+
+// Row numbers of flat positions, as keys of a second sort.
+__global__ void row_keys_kernel(const std::uint64_t* flat, std::int64_t n, std::int64_t len,
+                                std::uint64_t* rows) {
+  NUMCU_GRID_STRIDE(i, n) { rows[i] = flat[i] / static_cast<std::uint64_t>(len); }
+}
+
+__global__ void within_row_kernel(const std::uint64_t* flat, std::int64_t n, std::int64_t len,
+                                  std::int64_t* out) {
+  NUMCU_GRID_STRIDE(i, n) { out[i] = static_cast<std::int64_t>(flat[i] % len); }
+}
+
+int bits_for(std::int64_t v) {
+  int b = 0;
+  while (b < 63 && (std::int64_t(1) << b) <= v) ++b;
+  return b;
+}
+
+template <class U>
+U low_mask(int bits) {
+  return bits >= 8 * static_cast<int>(sizeof(U)) ? ~U(0) : static_cast<U>((U(1) << bits) - 1);
+}
+
+// Calls f(L{}) with the unsigned type of the dtype's item size.
+template <class F>
+void with_load_type(DType dtype, F&& f) {
+  switch (itemsize(dtype)) {
+    case 1:
+      return f(std::uint8_t{});
+    case 2:
+      return f(std::uint16_t{});
+    case 4:
+      return f(std::uint32_t{});
+    default:
+      return f(std::uint64_t{});
+  }
+}
+
+// The sort every entry point shares. Writes sorted values (`values`, in the dtype) and/or the
+// row positions of the stable order (`indices`).
+void sort_rows(const SortParams& p, const void* in, void* values, std::int64_t* indices,
+               Transform transform, cudaStream_t s) {
+  const std::int64_t n = p.rows * p.len;
+  if (n == 0) return;
+  const KeyFormat f{sorting::key_kind(p.dtype), sorting::key_bits(p.dtype), transform};
+  const int row_bits = p.rows > 1 ? bits_for(p.rows - 1) : 0;
+  const unsigned grid = grid_for(n);
+  with_load_type(p.dtype, [&](auto load_tag) {
+    using L = decltype(load_tag);
+    auto run = [&](auto key_tag, bool combined) {
+      using U = decltype(key_tag);
+      const U flip = p.descending ? low_mask<U>(f.bits) : U(0);
+      const int end_bit = combined ? f.bits + row_bits : f.bits;
+      Buffer keys(n * sizeof(U), s), sorted(n * sizeof(U), s);
+      const bool want_order = indices != nullptr;
+      Buffer order_in(want_order ? n * 8 : 0, s);
+      make_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
+          static_cast<const L*>(in), f, flip, n, p.len, combined && row_bits > 0 ? f.bits : -1,
+          keys.as<U>(), want_order ? order_in.as<std::uint64_t>() : nullptr, true);
+      check_launch_error("sort key kernel launch");
+      if (want_order) {
+        radix_pairs<U>(keys.as<U>(), sorted.as<U>(), order_in.as<std::uint64_t>(),
+                       reinterpret_cast<std::uint64_t*>(indices), n, end_bit, s);
+      } else {
+        radix_keys<U>(keys.as<U>(), sorted.as<U>(), n, end_bit, s);
+      }
+      if (values != nullptr) {
+        values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
+            sorted.as<U>(), f, low_mask<U>(f.bits), flip, n, static_cast<L*>(values));
+        check_launch_error("sort value kernel launch");
+      }
+    };
+    if (p.rows == 1 || f.bits + row_bits <= 32) {
+      if (f.bits <= 32) {
+        run(std::uint32_t{}, true);
+      } else {
+        run(std::uint64_t{}, true);
+      }
+      return;
+    }
+    if (f.bits + row_bits <= 64) {
+      run(std::uint64_t{}, true);
+      return;
+    }
+    // 64-bit keys of several rows: sort everything by key, then stably by row.
+    using U = std::uint64_t;
+    const U flip = p.descending ? ~U(0) : U(0);
+    Buffer keys(n * 8, s), sorted(n * 8, s), flat(n * 8, s), flat_sorted(n * 8, s);
+    make_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, flip, n, p.len, -1,
+                                                   keys.as<U>(), flat.as<std::uint64_t>(), false);
+    check_launch_error("sort key kernel launch");
+    radix_pairs<U>(keys.as<U>(), sorted.as<U>(), flat.as<std::uint64_t>(),
+                   flat_sorted.as<std::uint64_t>(), n, 64, s);
+    // The row keys go where the first keys were; the second sort carries what the caller wants.
+    row_keys_kernel<<<grid, kBlock, 0, s>>>(flat_sorted.as<std::uint64_t>(), n, p.len,
+                                            keys.as<U>());
+    check_launch_error("sort row kernel launch");
+    Buffer row_sorted(n * 8, s);
+    if (indices != nullptr) {
+      radix_pairs<U>(keys.as<U>(), row_sorted.as<U>(), flat_sorted.as<std::uint64_t>(),
+                     flat.as<std::uint64_t>(), n, row_bits, s);
+      within_row_kernel<<<grid, kBlock, 0, s>>>(flat.as<std::uint64_t>(), n, p.len, indices);
+      check_launch_error("sort index kernel launch");
+    }
+    if (values != nullptr) {
+      radix_pairs<U>(keys.as<U>(), row_sorted.as<U>(), sorted.as<std::uint64_t>(),
+                     flat.as<std::uint64_t>(), n, row_bits, s);
+      values_from_keys_kernel<L, U>
+          <<<grid, kBlock, 0, s>>>(flat.as<U>(), f, ~U(0), flip, n, static_cast<L*>(values));
+      check_launch_error("sort value kernel launch");
+    }
+  });
+}
+
+// --- unique
+
+template <class U>
+__global__ void run_starts_kernel(const U* keys, std::int64_t n, U nan_key, bool floating,
+                                  std::int64_t* pos) {
+  NUMCU_GRID_STRIDE(i, n) {
+    const bool fresh = i == 0 || keys[i] != keys[i - 1] || (floating && keys[i] == nan_key);
+    pos[i] = fresh ? 1 : 0;
+  }
+}
+
+// perm null: the values come from the sorted elements, and neither indices nor inverse is
+// asked for.
+template <class L>
+__global__ void unique_fill_kernel(std::int64_t n, const L* in, const std::int64_t* perm,
+                                   const L* sorted, const std::int64_t* pos, L* values,
+                                   std::int64_t* indices, std::int64_t* inverse,
+                                   std::int64_t* starts) {
+  NUMCU_GRID_STRIDE(i, n) {
+    const std::int64_t s = pos[i] - 1;
+    if (i == 0 || pos[i] != pos[i - 1]) {
+      if (starts != nullptr) starts[s] = i;
+      if (values != nullptr) values[s] = perm != nullptr ? in[perm[i]] : sorted[i];
+      if (indices != nullptr) indices[s] = perm[i];
+    }
+    if (inverse != nullptr) inverse[perm[i]] = s;
+  }
+}
+
+__global__ void counts_kernel(const std::int64_t* starts, std::int64_t count, std::int64_t n,
+                              std::int64_t* counts) {
+  NUMCU_GRID_STRIDE(s, count) { counts[s] = (s + 1 < count ? starts[s + 1] : n) - starts[s]; }
+}
+
+// --- searchsorted
+
+template <class L, class U>
+__global__ void searchsorted_kernel(const L* hay, std::int64_t n, const L* needles, std::int64_t m,
+                                    KeyFormat f, bool right, std::int64_t* out) {
+  NUMCU_GRID_STRIDE(j, m) {
+    const U v = sorting::to_key<U>(static_cast<U>(needles[j]), f.kind, f.bits, f.transform);
+    std::int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      const U k = sorting::to_key<U>(static_cast<U>(hay[mid]), f.kind, f.bits, f.transform);
+      if (right ? !(v < k) : k < v) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    out[j] = lo;
+  }
+}
+
+__global__ void mask_to_count_kernel(const bool* mask, std::int64_t n, std::int64_t* pos) {
+  NUMCU_GRID_STRIDE(i, n) { pos[i] = mask[i] ? 1 : 0; }
+}
+
+}  // namespace
+
+void sort_cuda(const SortParams& p, const void* in, void* values, Stream stream) {
+  sort_rows(p, in, values, nullptr, Transform::exact, static_cast<cudaStream_t>(stream));
+}
+
+void argsort_cuda(const SortParams& p, const void* in, std::int64_t* indices, Stream stream) {
+  sort_rows(p, in, nullptr, indices, Transform::canonical, static_cast<cudaStream_t>(stream));
+}
+
+void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_distinct,
+                      std::int64_t* perm, void* sorted, std::int64_t* pos, Stream stream) {
+  if (n == 0) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  const KeyFormat f{sorting::key_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
+  const unsigned grid = grid_for(n);
+  with_load_type(dtype, [&](auto load_tag) {
+    using L = decltype(load_tag);
+    auto run = [&](auto key_tag) {
+      using U = decltype(key_tag);
+      Buffer keys(n * sizeof(U), s), sorted_keys(n * sizeof(U), s);
+      Buffer order(perm != nullptr ? n * 8 : 0, s);
+      make_keys_kernel<L, U>
+          <<<grid, kBlock, 0, s>>>(static_cast<const L*>(in), f, U(0), n, n, -1, keys.as<U>(),
+                                   perm != nullptr ? order.as<std::uint64_t>() : nullptr, false);
+      check_launch_error("unique key kernel launch");
+      if (perm != nullptr) {
+        radix_pairs<U>(keys.as<U>(), sorted_keys.as<U>(), order.as<std::uint64_t>(),
+                       reinterpret_cast<std::uint64_t*>(perm), n, f.bits, s);
+      } else {
+        radix_keys<U>(keys.as<U>(), sorted_keys.as<U>(), n, f.bits, s);
+        values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
+            sorted_keys.as<U>(), f, low_mask<U>(f.bits), U(0), n, static_cast<L*>(sorted));
+        check_launch_error("unique value kernel launch");
+      }
+      run_starts_kernel<U><<<grid, kBlock, 0, s>>>(sorted_keys.as<U>(), n, low_mask<U>(f.bits),
+                                                   nan_distinct && f.kind == 'f', pos);
+      check_launch_error("unique flag kernel launch");
+      running_sum(pos, n, s);
+    };
+    if (f.bits <= 32) {
+      run(std::uint32_t{});
+    } else {
+      run(std::uint64_t{});
+    }
+  });
+}
+
+void unique_fill_cuda(DType dtype, std::int64_t n, std::int64_t count, const void* in,
+                      const std::int64_t* perm, const void* sorted, const std::int64_t* pos,
+                      const UniqueOutputs& out, Stream stream) {
+  if (n == 0) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  Buffer starts(out.counts != nullptr ? count * 8 : 0, s);
+  std::int64_t* starts_ptr = out.counts != nullptr ? starts.as<std::int64_t>() : nullptr;
+  auto launch = [&](auto tag) {
+    using L = decltype(tag);
+    unique_fill_kernel<L><<<grid_for(n), kBlock, 0, s>>>(
+        n, static_cast<const L*>(in), perm, static_cast<const L*>(sorted), pos,
+        static_cast<L*>(out.values), out.indices, out.inverse, starts_ptr);
+  };
+  switch (itemsize(dtype)) {
+    case 1:
+      launch(std::uint8_t{});
+      break;
+    case 2:
+      launch(std::uint16_t{});
+      break;
+    case 4:
+      launch(std::uint32_t{});
+      break;
+    default:
+      launch(std::uint64_t{});
+      break;
+  }
+  check_launch_error("unique fill kernel launch");
+  if (out.counts != nullptr && count > 0) {
+    counts_kernel<<<grid_for(count), kBlock, 0, s>>>(starts_ptr, count, n, out.counts);
+    check_launch_error("unique count kernel launch");
+  }
+}
+
+void searchsorted_cuda(DType dtype, std::int64_t n, const void* haystack, std::int64_t m,
+                       const void* needles, bool right, std::int64_t* out, Stream stream) {
+  if (m == 0) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  const KeyFormat f{sorting::key_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
+  with_load_type(dtype, [&](auto load_tag) {
+    using L = decltype(load_tag);
+    using U = std::conditional_t<sizeof(L) == 8, std::uint64_t, std::uint32_t>;
+    searchsorted_kernel<L, U><<<grid_for(m), kBlock, 0, s>>>(
+        static_cast<const L*>(haystack), n, static_cast<const L*>(needles), m, f, right, out);
+    check_launch_error("searchsorted kernel launch");
+  });
+}
+
+void count_true_cuda(std::int64_t n, const bool* mask, std::int64_t* pos, Stream stream) {
+  if (n == 0) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  mask_to_count_kernel<<<grid_for(n), kBlock, 0, s>>>(mask, n, pos);
+  check_launch_error("count kernel launch");
+  running_sum(pos, n, s);
+}
+
+}  // namespace numcu

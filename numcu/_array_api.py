@@ -1,0 +1,1464 @@
+"""numcu as an Array API namespace (revision 2024.12), and NumPy's dispatch protocols.
+
+The standard's functions that need kernels (sort, argsort, unique, searchsorted, nonzero, take,
+take_along_axis, matmul on the GPU) are in numcu._core; this module holds the ones that are
+compositions of numcu's operations, views and copies, the standard's names for NumPy's
+functions, and numcu.ndarray's ``__array_ufunc__`` and ``__array_function__`` (through which
+NumPy's own functions, called on numcu arrays, run numcu's).
+
+Host data stays NumPy: where an input is a NumPy array, manipulation functions (concat,
+reshape, ...) are NumPy's, and the result is a NumPy array. Device arrays stay numcu.ndarray on
+their GPU; nothing is copied to the host behind the caller's back, and what numcu cannot do
+returns NotImplemented to NumPy, which then raises TypeError.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from ._load import load_core
+
+_core = load_core()
+ndarray = _core.ndarray
+
+__array_api_version__ = "2024.12"
+_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+e = math.e
+inf = math.inf
+nan = math.nan
+pi = math.pi
+newaxis = None
+
+# The standard's dtypes, as NumPy dtype objects (they compare equal to arrays' .dtype).
+bool = np.dtype("bool")  # noqa: A001 (the standard's name)
+int8, int16, int32, int64 = (np.dtype(t) for t in ("int8", "int16", "int32", "int64"))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64"))
+float16, float32, float64 = (np.dtype(t) for t in ("float16", "float32", "float64"))
+complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
+
+
+def _is_device(x):
+    return isinstance(x, ndarray)
+
+
+def _device_arg(x):
+    """What device= takes to put a new array where `x` is."""
+    return x.device if _is_device(x) else "cpu"
+
+
+def _same_place(arrays, fname):
+    devices = {a.device.id if _is_device(a) else None for a in arrays}
+    if len(devices) > 1:
+        names = sorted("cpu" if d is None else f"cuda:{d}" for d in devices)
+        raise ValueError(f"numcu.{fname}: arrays are on different devices ({', '.join(names)})")
+    return next(iter(devices), None) is not None
+
+
+def _as_array(x, like=None):
+    """`x` as an array: arrays as they are, anything else on `like`'s side."""
+    if _is_device(x) or isinstance(x, np.ndarray):
+        return x
+    if like is not None and _is_device(like):
+        return _core.asarray(x, device=like.device)
+    return np.asarray(x)
+
+
+def _dtype_of(x):
+    if _is_device(x) or isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype
+    return np.dtype(x)
+
+
+def _normalize_axis(axis, ndim, fname):
+    if not -ndim <= axis < max(ndim, 1) or (ndim == 0 and axis not in (0, -1)):
+        raise np.exceptions.AxisError(axis, ndim, f"numcu.{fname}")
+    return axis % ndim if ndim else 0
+
+
+def _axes(axis, ndim, fname):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    out = tuple(_normalize_axis(a, ndim, fname) for a in axis)
+    if len(set(out)) != len(out):
+        raise ValueError(f"numcu.{fname}: repeated axis")
+    return out
+
+
+def _contiguous_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= builtins.max(n, 1)
+    return tuple(reversed(strides))
+
+
+# ------------------------------------------------------------------------------------------------
+# Namespace information and array methods
+
+
+class _Info:
+    """The standard's ``__array_namespace_info__()``: devices, dtypes and capabilities."""
+
+    def capabilities(self):
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+
+    def default_device(self):
+        # Creation functions without device= put arrays on the current GPU when there is one.
+        cuda = _core.cuda
+        return cuda.Device() if cuda.is_available() else "cpu"
+
+    def devices(self):
+        cuda = _core.cuda
+        gpus = [cuda.Device(i) for i in range(cuda.device_count())] if cuda.is_available() else []
+        return ["cpu", *gpus]
+
+    def default_dtypes(self, *, device=None):
+        return {
+            "real floating": float64,
+            "complex floating": complex128,
+            "integral": int64,
+            "indexing": int64,
+        }
+
+    def dtypes(self, *, device=None, kind=None):
+        names = {
+            "bool": bool,
+            "int8": int8,
+            "int16": int16,
+            "int32": int32,
+            "int64": int64,
+            "uint8": uint8,
+            "uint16": uint16,
+            "uint32": uint32,
+            "uint64": uint64,
+            "float32": float32,
+            "float64": float64,
+            "complex64": complex64,
+            "complex128": complex128,
+        }
+        if kind is None:
+            return names
+        return {k: v for k, v in names.items() if isdtype(v, kind)}
+
+
+def __array_namespace_info__():
+    return _Info()
+
+
+def array_namespace(api_version=None):
+    if api_version is not None and api_version not in _VERSIONS:
+        raise ValueError(
+            f"numcu: api_version {api_version!r} is not supported (numcu follows "
+            f"{__array_api_version__}; also accepted: {', '.join(_VERSIONS[:-1])})"
+        )
+    import numcu
+
+    return numcu
+
+
+def to_device(x, device, stream=None):
+    if isinstance(device, str) and device == "cpu":
+        return x.get(stream=stream) if _is_device(x) else x
+    return _core.asarray(x, device=device, stream=stream)
+
+
+def matrix_transpose(x, /):
+    if x.ndim < 2:
+        raise ValueError(f"numcu.matrix_transpose: x must have 2 or more dimensions, not {x.ndim}")
+    axes = list(range(x.ndim))
+    axes[-1], axes[-2] = axes[-2], axes[-1]
+    return x.transpose(axes)
+
+
+def index(x):
+    if x.ndim != 0 or x.dtype.kind not in "iu":
+        raise TypeError("only 0-d integer numcu arrays can be used as an index")
+    return int(x)
+
+
+# ------------------------------------------------------------------------------------------------
+# Data-type functions
+
+
+def astype(x, dtype, /, *, copy=True, device=None, stream=None):
+    dtype = np.dtype(dtype)
+    if device is not None:
+        x = to_device(x, device, stream)
+    if not copy and x.dtype == dtype:
+        return x
+    if isinstance(x, np.ndarray) and x.dtype == dtype:
+        return x.copy()
+    if _is_device(x) and x.dtype == dtype:
+        return x.copy()
+    return _core.astype(x, dtype, stream=stream)
+
+
+def can_cast(from_, to, /):
+    return np.can_cast(_dtype_of(from_), np.dtype(to))
+
+
+def finfo(type, /):  # noqa: A002 (the standard's name)
+    return np.finfo(_dtype_of(type))
+
+
+def iinfo(type, /):  # noqa: A002
+    return np.iinfo(_dtype_of(type))
+
+
+def isdtype(dtype, kind):
+    return np.isdtype(np.dtype(dtype), kind)
+
+
+def result_type(*arrays_and_dtypes):
+    return np.result_type(*(x.dtype if _is_device(x) else x for x in arrays_and_dtypes))
+
+
+# ------------------------------------------------------------------------------------------------
+# Elementwise functions the standard names differently, or that numcu composes
+
+_ALIASES = {
+    "abs": "absolute",
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "atanh": "arctanh",
+    "bitwise_invert": "invert",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+    "pow": "power",
+}
+
+
+def _part(x, which):
+    """The real (0) or imaginary (1) part of a complex array, as a view."""
+    if isinstance(x, np.ndarray):
+        return x.real if which == 0 else x.imag
+    half = x.itemsize // 2
+    return _core._view(x, x.shape, x.strides, which * half, np.dtype(f"f{half}"))
+
+
+def real(x, /):
+    x = _as_array(x)
+    if x.dtype.kind != "c":
+        return astype(x, x.dtype)
+    return astype(_part(x, 0), np.dtype(f"f{x.itemsize // 2}"))
+
+
+def imag(x, /):
+    x = _as_array(x)
+    if x.dtype.kind != "c":
+        return _core.zeros_like(x)
+    return astype(_part(x, 1), np.dtype(f"f{x.itemsize // 2}"))
+
+
+def conj(x, /):
+    x = _as_array(x)
+    out = astype(x, x.dtype)
+    if x.dtype.kind == "c":
+        im = _part(out, 1)
+        _core.negative(im, out=im)
+    return out
+
+
+def round(x, /, decimals=0, out=None):  # noqa: A001 (the standard's name)
+    x = _as_array(x)
+    if x.dtype.kind in "biu":
+        if out is None:
+            return astype(x, x.dtype)
+        out[...] = x
+        return out
+    if decimals == 0:
+        return _core.rint(x, out=out)
+    scale = 10.0**decimals
+    return _core.divide(_core.rint(_core.multiply(x, scale)), scale, out=out)
+
+
+def nextafter(x1, x2, /):
+    dtype = result_type(x1, x2)
+    if dtype.kind != "f":
+        raise TypeError(f"numcu.nextafter: no loop for dtype {dtype}")
+    like = x1 if _is_device(x1) else x2
+    a, b = broadcast_arrays(astype(_as_array(x1, like), dtype), astype(_as_array(x2, like), dtype))
+    a = astype(a, dtype)  # dense, so that it can be read as integers
+    ity = np.dtype(f"i{dtype.itemsize}")
+    bits = a.view(ity) if isinstance(a, np.ndarray) else _core._view(a, a.shape, a.strides, 0, ity)
+    up = _core.equal(_core.less(a, b), _core.greater(a, 0))
+    step = _core.where(up, 1, -1).astype(ity) if _is_device(a) else np.where(up, 1, -1).astype(ity)
+    moved = _core.add(bits, step)
+    tiny = _core.where(_core.signbit(b), np.iinfo(ity).min + 1, 1)
+    moved = astype(_core.where(_core.equal(a, 0), tiny, moved), ity)
+    out = (
+        moved.view(dtype)
+        if isinstance(moved, np.ndarray)
+        else _core._view(astype(moved, ity), moved.shape, moved.strides, 0, dtype)
+    )
+    out = _core.where(_core.equal(a, b), b, out)
+    return _core.where(_core.logical_or(_core.isnan(a), _core.isnan(b)), nan, out)
+
+
+def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None, device=None, stream=None):  # noqa: A002
+    lo = min if min is not None else a_min
+    hi = max if max is not None else a_max
+    if lo is None and hi is None:
+        if out is None:
+            return astype(x, x.dtype) if hasattr(x, "dtype") else _as_array(x)
+        out[...] = x
+        return out
+    # NumPy's promotion: with bounds of x's dtype or Python scalars (what the standard asks
+    # for) the result has x's dtype; other dtypes are left to the implementation.
+    return _core.clip(x, lo, hi, out=out, device=device, stream=stream)
+
+
+# ------------------------------------------------------------------------------------------------
+# Creation
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, stream=None):
+    n_cols = n_rows if n_cols is None else n_cols
+    z = _core.zeros((n_rows, n_cols), dtype, device=device, stream=stream)
+    first = builtins.max(-k, 0) * n_cols + builtins.max(k, 0)
+    count = builtins.max(0, builtins.min(n_rows + builtins.min(k, 0), n_cols - builtins.max(k, 0)))
+    if count > 0:
+        if isinstance(z, np.ndarray):
+            z.reshape(-1)[first :: n_cols + 1][:count] = 1
+        else:
+            step = (z.strides[0] + z.strides[1],)
+            _core._view(z, (count,), step, first * z.itemsize).fill(1)
+    return z
+
+
+def _triangle(x, k, lower):
+    if x.ndim < 2:
+        raise ValueError("numcu.tril/triu: x must have 2 or more dimensions")
+    n, m = x.shape[-2:]
+    dev = _device_arg(x)
+    rows = _core.arange(n, device=dev).reshape(n, 1)
+    cols = _core.arange(m, device=dev).reshape(1, m)
+    diff = _core.subtract(cols, rows)
+    mask = _core.less_equal(diff, k) if lower else _core.greater_equal(diff, k)
+    res = _core.where(mask, x, _core.zeros((), x.dtype, device=dev))
+    return res if res.dtype == x.dtype else astype(res, x.dtype)
+
+
+def tril(x, /, *, k=0):
+    return _triangle(x, k, True)
+
+
+def triu(x, /, *, k=0):
+    return _triangle(x, k, False)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("numcu.meshgrid: indexing must be 'xy' or 'ij'")
+    n = len(arrays)
+    if n == 0:
+        return []
+    shape = [a.size for a in arrays]
+    if indexing == "xy" and n > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        s = [1] * n
+        pos = i
+        if indexing == "xy" and n > 1 and i < 2:
+            pos = 1 - i
+        s[pos] = a.size
+        out.append(astype(broadcast_to(reshape(a, tuple(s)), tuple(shape)), a.dtype))
+    return out
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    if device is not None and isinstance(device, str) and device == "cpu":
+        return np.from_dlpack(x, copy=copy)
+    r = _core.from_dlpack(x)
+    if copy:
+        r = r.copy()
+    if device is not None:
+        r = to_device(r, device)
+    return r
+
+
+# ------------------------------------------------------------------------------------------------
+# Manipulation
+
+
+def broadcast_to(x, /, shape):
+    x = _as_array(x)
+    shape = tuple(shape)
+    if isinstance(x, np.ndarray):
+        return np.broadcast_to(x, shape)
+    if len(shape) < x.ndim:
+        raise ValueError(f"numcu.broadcast_to: cannot broadcast shape {x.shape} to {shape}")
+    lead = len(shape) - x.ndim
+    strides = [0] * lead
+    for d, (n, s) in enumerate(zip(x.shape, x.strides)):
+        if n == shape[lead + d]:
+            strides.append(s)
+        elif n == 1:
+            strides.append(0)
+        else:
+            raise ValueError(f"numcu.broadcast_to: cannot broadcast shape {x.shape} to {shape}")
+    return _core._view(x, shape, tuple(strides), 0)
+
+
+def broadcast_arrays(*arrays):
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def concat(arrays, /, *, axis=0, dtype=None, out=None):
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("numcu.concat: need at least one array")
+    on_device = _same_place(arrays, "concat")
+    if axis is None:
+        arrays = [reshape(a, (-1,)) for a in arrays]
+        axis = 0
+    dtype = np.dtype(dtype) if dtype is not None else result_type(*arrays)
+    if not on_device:
+        return np.concatenate(arrays, axis=axis, dtype=dtype, out=out)
+    first = arrays[0]
+    if first.ndim == 0:
+        raise ValueError("numcu.concat: zero-dimensional arrays cannot be concatenated")
+    axis = _normalize_axis(axis, first.ndim, "concat")
+    for a in arrays[1:]:
+        if a.ndim != first.ndim or any(
+            a.shape[d] != first.shape[d] for d in range(first.ndim) if d != axis
+        ):
+            raise ValueError(
+                f"numcu.concat: shapes {first.shape} and {a.shape} differ outside axis {axis}"
+            )
+    shape = list(first.shape)
+    shape[axis] = sum(a.shape[axis] for a in arrays)
+    res = out if out is not None else _core.empty(tuple(shape), dtype, device=first.device)
+    lead = (slice(None),) * axis
+    at = 0
+    for a in arrays:
+        n = a.shape[axis]
+        if n:
+            res[(*lead, slice(at, at + n))] = a
+        at += n
+    return res
+
+
+def stack(arrays, /, *, axis=0, out=None, dtype=None):
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("numcu.stack: need at least one array")
+    shape = arrays[0].shape
+    if any(a.shape != shape for a in arrays):
+        raise ValueError("numcu.stack: all input arrays must have the same shape")
+    axis = _normalize_axis(axis, len(shape) + 1, "stack")
+    return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis, dtype=dtype, out=out)
+
+
+def expand_dims(x, /, *, axis=0):
+    x = _as_array(x)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    ndim = x.ndim + len(axes)
+    axes = sorted(_normalize_axis(a, ndim, "expand_dims") for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("numcu.expand_dims: repeated axis")
+    if isinstance(x, np.ndarray):
+        return np.expand_dims(x, tuple(axes))
+    shape, strides = list(x.shape), list(x.strides)
+    for a in axes:
+        shape.insert(a, 1)
+        strides.insert(a, 0)
+    return _core._view(x, tuple(shape), tuple(strides), 0)
+
+
+def flip(x, /, *, axis=None):
+    x = _as_array(x)
+    axes = _axes(axis, x.ndim, "flip")
+    key = tuple(slice(None, None, -1) if d in axes else slice(None) for d in range(x.ndim))
+    return x[key]
+
+
+def permute_dims(x, /, axes):
+    return _as_array(x).transpose(tuple(axes))
+
+
+def moveaxis(x, source, destination, /):
+    x = _as_array(x)
+    src = _axes(source, x.ndim, "moveaxis")
+    dst = _axes(destination, x.ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise ValueError("numcu.moveaxis: source and destination must have the same length")
+    order = [d for d in range(x.ndim) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return x.transpose(tuple(order))
+
+
+def reshape(x, /, shape, *, copy=None):
+    x = _as_array(x)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if isinstance(x, np.ndarray):
+        return np.reshape(x, shape, copy=copy)
+    contiguous = x.flags["C_CONTIGUOUS"]
+    if copy is False and not contiguous:
+        raise ValueError("numcu.reshape: the array is not C-contiguous, so a copy is needed")
+    if copy:
+        x = x.copy()
+    return x.reshape(shape)
+
+
+def roll(x, /, shift, *, axis=None):
+    x = _as_array(x)
+    if isinstance(x, np.ndarray):
+        return np.roll(x, shift, axis=axis)
+    if axis is None:
+        return reshape(roll(reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = (shift,) if isinstance(shift, int) else tuple(shift)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        raise ValueError("numcu.roll: shift and axis must have the same length")
+    res = x
+    for s, a in zip(shifts, axes):
+        a = _normalize_axis(a, x.ndim, "roll")
+        n = x.shape[a]
+        if n == 0 or s % n == 0:
+            continue
+        s %= n
+        lead = (slice(None),) * a
+        res = concat([res[(*lead, slice(n - s, None))], res[(*lead, slice(0, n - s))]], axis=a)
+    return res if res is not x else x.copy()
+
+
+def squeeze(x, /, axis):
+    x = _as_array(x)
+    axes = _axes(axis, x.ndim, "squeeze")
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ValueError(f"numcu.squeeze: axis {a} of shape {x.shape} is not of size 1")
+    if isinstance(x, np.ndarray):
+        return np.squeeze(x, axis=axes)
+    keep = [d for d in range(x.ndim) if d not in axes]
+    return _core._view(x, tuple(x.shape[d] for d in keep), tuple(x.strides[d] for d in keep), 0)
+
+
+def tile(x, repetitions, /):
+    x = _as_array(x)
+    reps = tuple(repetitions)
+    if isinstance(x, np.ndarray):
+        return np.tile(x, reps)
+    nd = builtins.max(len(reps), x.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    shape = (1,) * (nd - x.ndim) + x.shape
+    inter = tuple(v for r, n in zip(reps, shape) for v in (1, n))
+    wide = tuple(v for r, n in zip(reps, shape) for v in (r, n))
+    tiled = astype(broadcast_to(reshape(x, inter), wide), x.dtype)
+    return tiled.reshape(tuple(r * n for r, n in zip(reps, shape)))
+
+
+def unstack(x, /, *, axis=0):
+    x = _as_array(x)
+    axis = _normalize_axis(axis, x.ndim, "unstack")
+    lead = (slice(None),) * axis
+    return tuple(x[(*lead, i)] for i in range(x.shape[axis]))
+
+
+def repeat(x, repeats, /, *, axis=None):
+    x = _as_array(x)
+    if isinstance(x, np.ndarray) and not _is_device(repeats):
+        return np.repeat(x, repeats, axis=axis)
+    if axis is None:
+        x = reshape(x, (-1,))
+        axis = 0
+    axis = _normalize_axis(axis, x.ndim, "repeat")
+    n = x.shape[axis]
+    dev = _device_arg(x)
+    if isinstance(repeats, int):
+        idx = _core.floor_divide(_core.arange(n * repeats, device=dev), repeats)
+    else:
+        reps = _as_array(repeats, x)
+        if reps.ndim == 0 or reps.size == 1:
+            return repeat(x, int(reshape(reps, (1,))[0]), axis=axis)
+        ends = _core.cumsum(reps)
+        total = int(ends[-1]) if ends.size else 0  # the size depends on the data: waits
+        idx = _core.searchsorted(ends, _core.arange(total, device=dev), side="right")
+    return _core.take(x, idx, axis=axis)
+
+
+# ------------------------------------------------------------------------------------------------
+# Indexing, searching, sets
+
+
+def nonzero(x, /):
+    x = _as_array(x)
+    rows = _core._nonzero(x)
+    return tuple(rows[d] for d in range(rows.shape[0]))
+
+
+def searchsorted_sorter(x1, x2, side, sorter, device, stream):
+    return _core.searchsorted(
+        _core.take(x1, sorter, device=device, stream=stream),
+        x2,
+        side=side,
+        device=device,
+        stream=stream,
+    )
+
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def unique_all(x, /):
+    v, i, inv, c = _core._unique(x, True, True, True, True)
+    return UniqueAllResult(v, i, inv, c)
+
+
+def unique_counts(x, /):
+    v, _, _, c = _core._unique(x, True, False, False, True)
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x, /):
+    v, _, inv, _ = _core._unique(x, True, False, True, False)
+    return UniqueInverseResult(v, inv)
+
+
+def unique_values(x, /):
+    return _core._unique(x, True, False, False, False)[0]
+
+
+def getitem(a, key):
+    """a[key] with integer or boolean arrays in `key` (numcu.ndarray's advanced indexing)."""
+    key = key if isinstance(key, tuple) else (key,)
+    masks = [
+        k for k in key if isinstance(k, builtins.bool) or (hasattr(k, "dtype") and k.dtype == bool)
+    ]
+    if masks:
+        rest = [k for k in key if k is not Ellipsis]
+        if len(rest) != 1:
+            raise IndexError(
+                "numcu.ndarray: a boolean index must be the only index (besides '...')"
+            )
+        mask = _core.asarray(key[0] if key[0] is not Ellipsis else rest[0], device=a.device)
+        if mask.ndim > a.ndim or mask.shape != a.shape[: mask.ndim]:
+            if mask.ndim == 0:
+                return getitem(expand_dims(a, axis=0), (expand_dims(mask, axis=0),))
+            raise IndexError(
+                f"numcu.ndarray: boolean index of shape {mask.shape} does not match the array's "
+                f"leading dimensions {a.shape}"
+            )
+        if key[-1] is Ellipsis and len(key) > 1 or key[0] is Ellipsis:
+            if key[0] is Ellipsis:
+                raise IndexError("numcu.ndarray: '...' before a boolean index is not supported")
+        return _core._gather(a, _core._nonzero(mask))
+    # Integer arrays and integers, with full slices and '...' between them.
+    if any(k is None for k in key):
+        raise IndexError("numcu.ndarray: None cannot be combined with integer array indices")
+    if key.count(Ellipsis) > 1:
+        raise IndexError("numcu.ndarray: an index can only have a single ellipsis ('...')")
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        fill = a.ndim - (len(key) - 1)
+        key = key[:at] + (slice(None),) * fill + key[at + 1 :]
+    if len(key) > a.ndim:
+        raise IndexError(f"numcu.ndarray: too many indices for an array of {a.ndim} dimensions")
+    key = key + (slice(None),) * (a.ndim - len(key))
+    positions = [d for d, k in enumerate(key) if not isinstance(k, slice)]
+    basic = tuple(slice(None) if d in positions else k for d, k in enumerate(key))
+    y = a[basic]
+    others = [d for d in range(a.ndim) if d not in positions]
+    y = y.transpose(tuple(positions + others))
+    idx = [_core.asarray(key[d], device=a.device) for d in positions]
+    for i in idx:
+        if i.dtype.kind not in "iu":
+            raise IndexError(
+                f"numcu.ndarray: arrays used as indices must be integers, not {i.dtype}"
+            )
+    shape = np.broadcast_shapes(*(i.shape for i in idx))
+    stacked = _core.empty((len(idx), *shape), "int64", device=a.device)
+    for j, i in enumerate(idx):
+        stacked[j] = i
+    r = _core._gather(y, stacked)
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    if adjacent and positions[0] > 0:
+        nb = len(shape)
+        before = positions[0]
+        order = list(range(nb, nb + before)) + list(range(nb)) + list(range(nb + before, r.ndim))
+        r = r.transpose(tuple(order))
+    return r
+
+
+# ------------------------------------------------------------------------------------------------
+# Statistics and utilities
+
+
+def _with_initial(fn, identity, x, axis, dtype, include_initial, fname):
+    x = _as_array(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(
+                f"numcu.{fname}: axis must be given for arrays of more than one dimension"
+            )
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"numcu.{fname}: x must have at least one dimension")
+    axis = _normalize_axis(axis, x.ndim, fname)
+    if not include_initial:
+        return fn(x, axis=axis, dtype=dtype)
+    res_dtype = fn(_core.empty((0,), x.dtype, device=_device_arg(x)), dtype=dtype).dtype
+    shape = list(x.shape)
+    shape[axis] += 1
+    out = _core.empty(tuple(shape), res_dtype, device=_device_arg(x))
+    lead = (slice(None),) * axis
+    out[(*lead, slice(0, 1))] = identity
+    if x.shape[axis]:
+        fn(x, axis=axis, dtype=dtype, out=out[(*lead, slice(1, None))])
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _with_initial(_core.cumsum, 0, x, axis, dtype, include_initial, "cumulative_sum")
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _with_initial(_core.cumprod, 1, x, axis, dtype, include_initial, "cumulative_prod")
+
+
+def std(
+    x,
+    /,
+    axis=None,
+    dtype=None,
+    out=None,
+    ddof=0,
+    keepdims=False,
+    *,
+    correction=None,
+    device=None,
+    stream=None,
+):
+    ddof = correction if correction is not None else ddof
+    return _core.std(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
+
+
+def var(
+    x,
+    /,
+    axis=None,
+    dtype=None,
+    out=None,
+    ddof=0,
+    keepdims=False,
+    *,
+    correction=None,
+    device=None,
+    stream=None,
+):
+    ddof = correction if correction is not None else ddof
+    return _core.var(x, axis, dtype, out, ddof, keepdims, device=device, stream=stream)
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    x = _as_array(x)
+    if x.ndim == 0:
+        raise ValueError("numcu.diff: x must have at least one dimension")
+    axis = _normalize_axis(axis, x.ndim, "diff")
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        parts = [
+            p
+            if hasattr(p, "ndim") and p.ndim == x.ndim
+            else broadcast_to(_as_array(p, x), x.shape[:axis] + (1,) + x.shape[axis + 1 :])
+            for p in parts
+        ]
+        x = concat(parts, axis=axis)
+    lead = (slice(None),) * axis
+    op = _core.not_equal if x.dtype == bool else _core.subtract
+    for _ in range(n):
+        x = op(x[(*lead, slice(1, None))], x[(*lead, slice(None, -1))])
+    return x
+
+
+# ------------------------------------------------------------------------------------------------
+# Linear algebra
+
+
+def matmul(x1, x2, /):
+    x1, x2 = _as_array(x1, x2), _as_array(x2, x1)
+    if not _same_place([x1, x2], "matmul"):
+        return np.matmul(x1, x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("numcu.matmul: operands must have at least one dimension")
+    dtype = result_type(x1, x2)
+    a = astype(x1, dtype, copy=False)
+    b = astype(x2, dtype, copy=False)
+    a = expand_dims(a, axis=0) if a.ndim == 1 else a
+    b = expand_dims(b, axis=-1) if b.ndim == 1 else b
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(
+            f"numcu.matmul: shapes {x1.shape} and {x2.shape} do not match: {a.shape[-1]} "
+            f"(dim {x1.ndim - 1}) != {b.shape[-2]}"
+        )
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = broadcast_to(a, batch + a.shape[-2:])
+    b = broadcast_to(b, batch + b.shape[-2:])
+    r = _core._matmul(a, b)
+    if x1.ndim == 1:
+        r = squeeze(r, axis=-2)
+    if x2.ndim == 1:
+        r = squeeze(r, axis=-1)
+    return r
+
+
+def matmul_operator(x1, x2):
+    if not (hasattr(x2, "shape") or isinstance(x2, (list, tuple))):
+        return NotImplemented
+    return matmul(x1, x2)
+
+
+def matmul_inplace(x1, x2):
+    r = matmul(x1, x2)
+    if r.shape != x1.shape:
+        raise ValueError("numcu.ndarray.__imatmul__: the product's shape differs from the array's")
+    x1[...] = r
+    return x1
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    x1, x2 = _as_array(x1, x2), _as_array(x2, x1)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError("numcu.tensordot: axes must be non-negative")
+        a_axes = list(range(x1.ndim - axes, x1.ndim))
+        b_axes = list(range(axes))
+    else:
+        a_axes, b_axes = ([a] if isinstance(a, int) else list(a) for a in axes)
+    a_axes = [_normalize_axis(d, x1.ndim, "tensordot") for d in a_axes]
+    b_axes = [_normalize_axis(d, x2.ndim, "tensordot") for d in b_axes]
+    if len(a_axes) != len(b_axes) or any(
+        x1.shape[i] != x2.shape[j] for i, j in zip(a_axes, b_axes)
+    ):
+        raise ValueError("numcu.tensordot: shape mismatch for sum")
+    a_free = [d for d in range(x1.ndim) if d not in a_axes]
+    b_free = [d for d in range(x2.ndim) if d not in b_axes]
+    k = math.prod(x1.shape[d] for d in a_axes)
+    a = reshape(permute_dims(x1, a_free + a_axes), (math.prod(x1.shape[d] for d in a_free), k))
+    b = reshape(permute_dims(x2, b_axes + b_free), (k, math.prod(x2.shape[d] for d in b_free)))
+    r = matmul(a, b)
+    return reshape(r, tuple(x1.shape[d] for d in a_free) + tuple(x2.shape[d] for d in b_free))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    x1, x2 = _as_array(x1, x2), _as_array(x2, x1)
+    shape = np.broadcast_shapes(x1.shape, x2.shape)
+    if not -len(shape) <= axis < 0 and not 0 <= axis < len(shape):
+        raise np.exceptions.AxisError(axis, len(shape), "numcu.vecdot")
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError("numcu.vecdot: the contracted axis differs in size")
+    prod = _core.multiply(conj(x1) if x1.dtype.kind == "c" else x1, x2)
+    return _core.sum(prod, axis=axis, dtype=prod.dtype)
+
+
+# ------------------------------------------------------------------------------------------------
+# NumPy's protocols
+
+_REDUCE = {
+    "add": "sum",
+    "multiply": "prod",
+    "maximum": "max",
+    "minimum": "min",
+    "logical_and": "all",
+    "logical_or": "any",
+    "fmax": "nanmax",
+    "fmin": "nanmin",
+}
+_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+_UFUNC_EXTRA = {"conjugate": conj, "matmul": matmul, "vecdot": vecdot}
+_OPERAND_TYPES = (int, float, complex, builtins.bool, np.ndarray, np.generic)
+
+
+def _ufunc_impl(name):
+    if name in _UFUNC_EXTRA:
+        return _UFUNC_EXTRA[name]
+    if name in _core.ufuncs:
+        return getattr(_core, name)
+    return None
+
+
+def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    import numcu
+
+    if not all(isinstance(x, (ndarray, *_OPERAND_TYPES)) for x in inputs):
+        return NotImplemented
+    out = kwargs.pop("out", None)
+    if out is not None:
+        if len(out) != 1:
+            return NotImplemented
+        out = out[0]
+    where = kwargs.pop("where", True)
+    if kwargs.pop("casting", "same_kind") != "same_kind" or kwargs.pop("order", "K") != "K":
+        return NotImplemented
+    dtype = kwargs.pop("dtype", None)
+    if method == "__call__":
+        fn = _ufunc_impl(ufunc.__name__)
+        if fn is None or kwargs or (dtype is not None and ufunc.__name__ in _UFUNC_EXTRA):
+            return NotImplemented
+        if dtype is not None:
+            # NumPy's dtype= picks the loop: the inputs are cast to it, as NumPy's casting rule
+            # allows.
+            dtype = np.dtype(dtype)
+            for x in inputs:
+                if hasattr(x, "dtype") and not np.can_cast(x.dtype, dtype, "same_kind"):
+                    raise TypeError(
+                        f"numcu.{ufunc.__name__}: cannot cast input of dtype {x.dtype} to "
+                        f"{dtype} with casting='same_kind'"
+                    )
+            inputs = tuple(
+                x.astype(dtype) if hasattr(x, "dtype") and x.dtype != dtype else x for x in inputs
+            )
+        if ufunc.__name__ in _UFUNC_EXTRA:
+            res = fn(*inputs)
+            if out is None:
+                return res
+            out[...] = res
+            return out
+        if where is True:
+            return fn(*inputs, out=out)
+        res = fn(*inputs)
+        if out is None:
+            return res  # NumPy leaves the elements where `where` is False undefined
+        out[...] = numcu.where(where, res, out)
+        return out
+    if where is not True or kwargs.pop("initial", None) is not None:
+        return NotImplemented
+    if method == "reduce" and ufunc.__name__ in _REDUCE:
+        fn = getattr(numcu, _REDUCE[ufunc.__name__])
+        axis = kwargs.pop("axis", 0)
+        keepdims = kwargs.pop("keepdims", False)
+        if kwargs:
+            return NotImplemented
+        if dtype is not None and _REDUCE[ufunc.__name__] in ("sum", "prod"):
+            return fn(inputs[0], axis, dtype, out, keepdims)
+        if dtype is not None:
+            return NotImplemented
+        return fn(inputs[0], axis=axis, out=out, keepdims=keepdims)
+    if method == "accumulate" and ufunc.__name__ in _ACCUMULATE:
+        fn = getattr(numcu, _ACCUMULATE[ufunc.__name__])
+        axis = kwargs.pop("axis", 0)
+        if kwargs:
+            return NotImplemented
+        return fn(inputs[0], axis, dtype, out)
+    if method == "outer" and len(inputs) == 2 and not kwargs and dtype is None:
+        fn = _ufunc_impl(ufunc.__name__)
+        if fn is None:
+            return NotImplemented
+        a, b = (_as_array(x, self) for x in inputs)
+        a = reshape(a, a.shape + (1,) * b.ndim)
+        return fn(a, b, out=out)
+    return NotImplemented
+
+
+def _numpy_functions():
+    """NumPy's functions numcu implements, by NumPy's signatures."""
+    import numcu
+
+    def no(name, value, default=None, fname=""):
+        if value is not default:
+            raise TypeError(f"numcu.{fname}: NumPy's {name}= is not supported")
+
+    def reduction(name, with_dtype=True):
+        fn = getattr(numcu, name)
+        if with_dtype:
+
+            def impl(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+                no("initial", initial, fname=name)
+                no("where", where, fname=name)
+                return fn(a, axis, dtype, out, keepdims)
+        else:
+
+            def impl(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+                no("initial", initial, fname=name)
+                no("where", where, fname=name)
+                return fn(a, axis, out, keepdims)
+
+        return impl
+
+    def spread(name):
+        fn = getattr(numcu, name)
+
+        def impl(
+            a,
+            axis=None,
+            dtype=None,
+            out=None,
+            ddof=0,
+            keepdims=False,
+            *,
+            where=None,
+            mean=None,
+            correction=None,
+        ):
+            no("where", where, fname=name)
+            no("mean", mean, fname=name)
+            return fn(a, axis, dtype, out, ddof if correction is None else correction, keepdims)
+
+        return impl
+
+    def arg(name):
+        fn = getattr(numcu, name)
+
+        def impl(a, axis=None, out=None, *, keepdims=False):
+            return fn(a, axis, out, keepdims=keepdims)
+
+        return impl
+
+    def scan(name):
+        fn = getattr(numcu, name)
+
+        def impl(a, axis=None, dtype=None, out=None):
+            return fn(a, axis, dtype, out)
+
+        return impl
+
+    def cumulative(fn):
+        def impl(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+            r = fn(x, axis=axis, dtype=dtype, include_initial=include_initial)
+            if out is None:
+                return r
+            out[...] = r
+            return out
+
+        return impl
+
+    def where_(condition, x=None, y=None):
+        if x is None and y is None:
+            return nonzero(condition)
+        return numcu.where(condition, x, y)
+
+    def clip_(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):  # noqa: A002
+        if kwargs:
+            raise TypeError("numcu.clip: unsupported arguments " + ", ".join(kwargs))
+        return clip(a, min, max, out, a_min=a_min, a_max=a_max)
+
+    def concatenate_(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+        no("casting", casting, "same_kind", "concatenate")
+        return concat(arrays, axis=axis, out=out, dtype=dtype)
+
+    def stack_(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+        no("casting", casting, "same_kind", "stack")
+        return stack(arrays, axis=axis, out=out, dtype=dtype)
+
+    def reshape_(a, /, shape=None, order="C", *, newshape=None, copy=None):
+        no("order", order, "C", "reshape")
+        return reshape(a, shape if shape is not None else newshape, copy=copy)
+
+    def transpose_(a, axes=None):
+        return a.transpose(axes) if axes is not None else a.transpose()
+
+    def squeeze_(a, axis=None):
+        if axis is None:
+            axis = tuple(d for d in range(a.ndim) if a.shape[d] == 1)
+        return squeeze(a, axis)
+
+    def sort_(a, axis=-1, kind=None, order=None, *, stable=None):
+        no("order", order, fname="sort")
+        return _core.sort(a, axis=axis)
+
+    def argsort_(a, axis=-1, kind=None, order=None, *, stable=None):
+        no("order", order, fname="argsort")
+        return _core.argsort(a, axis=axis)
+
+    def unique_(
+        ar,
+        return_index=False,
+        return_inverse=False,
+        return_counts=False,
+        axis=None,
+        *,
+        equal_nan=True,
+        sorted=True,
+    ):  # noqa: A002
+        no("axis", axis, fname="unique")
+        v, i, inv, c = _core._unique(
+            ar, True, return_index, return_inverse, return_counts, not equal_nan
+        )
+        extra = [
+            r for r, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want
+        ]
+        if return_inverse and ar.ndim != 1:
+            k = 1 + return_index
+            extra[k - 1] = reshape(extra[k - 1], ar.shape)
+        return (v, *extra) if extra else v
+
+    def take_(a, indices, axis=None, out=None, mode="raise"):
+        no("mode", mode, "raise", "take")
+        r = _core.take(a, indices, axis=axis)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    def searchsorted_(a, v, side="left", sorter=None):
+        return _core.searchsorted(a, v, side=side, sorter=sorter)
+
+    def diff_(a, n=1, axis=-1, prepend=None, append=None):
+        return diff(a, axis=axis, n=n, prepend=prepend, append=append)
+
+    def like(fn):
+        def impl(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+            no("order", order, "K", fn.__name__)
+            return fn(prototype, dtype, shape, device=device)
+
+        return impl
+
+    def full_like_(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+        no("order", order, "K", "full_like")
+        return numcu.full_like(a, fill_value, dtype, shape, device=device)
+
+    def round_(a, decimals=0, out=None):
+        return round(a, decimals, out)
+
+    def tensordot_(a, b, axes=2):
+        return tensordot(a, b, axes=axes)
+
+    def dot_(a, b, out=None):
+        if a.ndim > 2 or b.ndim > 2:
+            raise TypeError("numcu.dot: arrays of more than 2 dimensions are not supported")
+        r = matmul(a, b) if a.ndim and b.ndim else numcu.multiply(a, b)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+        close = numcu.less_equal(
+            numcu.absolute(numcu.subtract(a, b)),
+            numcu.add(atol, numcu.multiply(rtol, numcu.absolute(b))),
+        )
+        close = numcu.logical_or(close, numcu.equal(a, b))
+        if equal_nan:
+            close = numcu.logical_or(close, numcu.logical_and(numcu.isnan(a), numcu.isnan(b)))
+        return close
+
+    def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return builtins.bool(numcu.all(isclose(a, b, rtol, atol, equal_nan)))
+
+    def array_equal(a1, a2, equal_nan=False):
+        if a1.shape != a2.shape:
+            return False
+        same = numcu.equal(a1, a2)
+        if equal_nan:
+            same = numcu.logical_or(same, numcu.logical_and(numcu.isnan(a1), numcu.isnan(a2)))
+        return builtins.bool(numcu.all(same))
+
+    def created_like(fn):
+        # NumPy's creation functions with like=<numcu array>: the new array goes on that array's
+        # GPU (the caller asked for it there; NumPy drops like= before the call).
+        def impl(*args, like=None, order="C", **kwargs):
+            no("order", order, "C", fn.__name__)
+            return fn(*args, **kwargs)
+
+        return impl
+
+    def asarray_(a, dtype=None, order=None, *, like=None, copy=None, device=None, ndmin=0):
+        no("order", order, fname="asarray")
+        r = _core.asarray(a, dtype, copy, device=device)
+        while r.ndim < ndmin:
+            r = expand_dims(r, axis=0)
+        return r
+
+    def array_(
+        obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None, device=None
+    ):  # noqa: A002, E501
+        no("order", order, "K", "array")
+        return asarray_(obj, dtype, copy=True if copy else None, ndmin=ndmin, device=device)
+
+    def copyto_(dst, src, casting="same_kind", where=True):
+        no("casting", casting, "same_kind", "copyto")
+        if where is True:
+            dst[...] = src
+        else:
+            dst[...] = numcu.where(where, src, dst)
+
+    def swapaxes_(a, axis1, axis2):
+        axes = list(range(a.ndim))
+        i, j = (
+            _normalize_axis(axis1, a.ndim, "swapaxes"),
+            _normalize_axis(axis2, a.ndim, "swapaxes"),
+        )
+        axes[i], axes[j] = axes[j], axes[i]
+        return a.transpose(tuple(axes))
+
+    def vstack_(tup, *, dtype=None, casting="same_kind"):
+        no("casting", casting, "same_kind", "vstack")
+        return concat(_atleast(list(tup), 2, always_list=True), axis=0, dtype=dtype)
+
+    def hstack_(tup, *, dtype=None, casting="same_kind"):
+        no("casting", casting, "same_kind", "hstack")
+        arrays = _atleast(list(tup), 1, always_list=True)
+        return concat(arrays, axis=0 if arrays[0].ndim == 1 else 1, dtype=dtype)
+
+    def argwhere_(a):
+        if a.ndim == 0:
+            return numcu.empty((int(builtins.bool(a)), 0), int64, device=_device_arg(a))
+        rows = _core._nonzero(a)
+        return rows.transpose()
+
+    table = {
+        np.sum: reduction("sum"),
+        np.prod: reduction("prod"),
+        np.mean: reduction("mean"),
+        np.nansum: reduction("nansum"),
+        np.nanprod: reduction("nanprod"),
+        np.nanmean: reduction("nanmean"),
+        np.min: reduction("min", False),
+        np.max: reduction("max", False),
+        np.amin: reduction("min", False),
+        np.amax: reduction("max", False),
+        np.nanmin: reduction("nanmin", False),
+        np.nanmax: reduction("nanmax", False),
+        np.any: reduction("any", False),
+        np.all: reduction("all", False),
+        np.var: spread("var"),
+        np.std: spread("std"),
+        np.argmin: arg("argmin"),
+        np.argmax: arg("argmax"),
+        np.count_nonzero: lambda a, axis=None, *, keepdims=False: numcu.count_nonzero(
+            a, axis, keepdims=keepdims
+        ),
+        np.cumsum: scan("cumsum"),
+        np.cumprod: scan("cumprod"),
+        np.where: where_,
+        np.clip: clip_,
+        np.concatenate: concatenate_,
+        np.stack: stack_,
+        np.reshape: reshape_,
+        np.transpose: transpose_,
+        np.moveaxis: moveaxis,
+        np.expand_dims: lambda a, axis: expand_dims(a, axis=axis),
+        np.squeeze: squeeze_,
+        np.flip: lambda m, axis=None: flip(m, axis=axis),
+        np.roll: lambda a, shift, axis=None: roll(a, shift, axis=axis),
+        np.repeat: lambda a, repeats, axis=None: repeat(a, repeats, axis=axis),
+        np.tile: lambda A, reps: tile(A, (reps,) if isinstance(reps, int) else reps),
+        np.broadcast_to: lambda array, shape, subok=False: broadcast_to(array, shape),
+        np.broadcast_arrays: lambda *args, subok=False: broadcast_arrays(*args),
+        np.take: take_,
+        np.take_along_axis: lambda arr, indices, axis=-1: _core.take_along_axis(
+            arr, indices, axis=axis
+        ),
+        np.sort: sort_,
+        np.argsort: argsort_,
+        np.unique: unique_,
+        np.searchsorted: searchsorted_,
+        np.nonzero: nonzero,
+        np.tensordot: tensordot_,
+        np.dot: dot_,
+        np.diff: diff_,
+        np.empty_like: like(numcu.empty_like),
+        np.zeros_like: like(numcu.zeros_like),
+        np.ones_like: like(numcu.ones_like),
+        np.full_like: full_like_,
+        np.ravel: lambda a, order="C": reshape(a, (-1,)),
+        np.copy: lambda a, order="K", subok=False: a.copy(),
+        np.ndim: lambda a: a.ndim,
+        np.shape: lambda a: a.shape,
+        np.size: lambda a, axis=None: a.size if axis is None else a.shape[axis],
+        np.result_type: result_type,
+        np.can_cast: lambda from_, to, casting="safe": np.can_cast(_dtype_of(from_), to, casting),
+        np.round: round_,
+        np.around: round_,
+        np.real: real,
+        np.imag: imag,
+        np.isclose: isclose,
+        np.allclose: allclose,
+        np.array_equal: array_equal,
+        np.tril: lambda m, k=0: tril(m, k=k),
+        np.triu: lambda m, k=0: triu(m, k=k),
+        np.meshgrid: lambda *xi, copy=True, sparse=False, indexing="xy": meshgrid(
+            *xi, indexing=indexing
+        ),
+        np.atleast_1d: lambda *arys: _atleast(arys, 1),
+        np.atleast_2d: lambda *arys: _atleast(arys, 2),
+        np.atleast_3d: lambda *arys: _atleast(arys, 3),
+        np.vstack: vstack_,
+        np.hstack: hstack_,
+        np.swapaxes: swapaxes_,
+        np.copyto: copyto_,
+        np.argwhere: argwhere_,
+        np.flatnonzero: lambda a: nonzero(reshape(a, (-1,)))[0],
+        np.vecdot: lambda x1, x2, /, *, axis=-1, **kw: vecdot(x1, x2, axis=axis),
+        np.matrix_transpose: matrix_transpose,
+        np.asarray: asarray_,
+        np.array: array_,
+        np.asanyarray: asarray_,
+        np.ascontiguousarray: lambda a, dtype=None, *, like=None, device=None: asarray_(
+            a, dtype, device=device
+        ),
+        np.empty: created_like(numcu.empty),
+        np.zeros: created_like(numcu.zeros),
+        np.ones: created_like(numcu.ones),
+        np.full: created_like(numcu.full),
+        np.arange: created_like(numcu.arange),
+        np.linspace: lambda *args, axis=0, **kwargs: numcu.linspace(*args, **kwargs),
+        np.eye: lambda N, M=None, k=0, dtype=float, order="C", *, device=None, like=None: eye(
+            N, M, k=k, dtype=dtype, device=device
+        ),
+    }
+    optional = {
+        "concat": concatenate_,
+        "permute_dims": lambda a, axes=None: transpose_(a, axes),
+        "matrix_transpose": matrix_transpose,
+        "unstack": lambda x, /, *, axis=0: unstack(x, axis=axis),
+        "astype": astype,
+        "cumulative_sum": cumulative(cumulative_sum),
+        "cumulative_prod": cumulative(cumulative_prod),
+        "unique_all": unique_all,
+        "unique_counts": unique_counts,
+        "unique_inverse": unique_inverse,
+        "unique_values": unique_values,
+        "isdtype": isdtype,
+    }
+    for name, impl in optional.items():
+        if hasattr(np, name):
+            table[getattr(np, name)] = impl
+    return table
+
+
+def _atleast(arrays, n, always_list=False):
+    out = []
+    for a in arrays:
+        a = _as_array(a)
+        if n == 3 and a.ndim < 3:
+            # NumPy's atleast_3d: (N,) -> (1, N, 1), (M, N) -> (M, N, 1).
+            a = expand_dims(a, axis=0) if a.ndim == 0 else a
+            a = expand_dims(a, axis=0) if a.ndim == 1 else a
+            a = expand_dims(a, axis=-1)
+        while a.ndim < n:
+            a = expand_dims(a, axis=0)
+        out.append(a)
+    return out if always_list or len(out) != 1 else out[0]
+
+
+_FUNCTIONS = None
+
+
+def array_function(self, func, types, args, kwargs):
+    global _FUNCTIONS
+    if _FUNCTIONS is None:
+        _FUNCTIONS = _numpy_functions()
+        _CREATION.update(
+            f
+            for f in (
+                np.asarray,
+                np.array,
+                np.asanyarray,
+                np.ascontiguousarray,
+                np.empty,
+                np.zeros,
+                np.ones,
+                np.full,
+                np.arange,
+                np.linspace,
+                np.eye,
+            )
+        )
+    impl = _FUNCTIONS.get(func)
+    if impl is None or not all(issubclass(t, (ndarray, np.ndarray)) for t in types):
+        return NotImplemented
+    if func in _CREATION:
+        # NumPy's creation with like=<numcu array> (it drops like= before the call): the new
+        # array goes on that array's GPU, where the caller asked for it.
+        kwargs = {**kwargs, "device": kwargs.get("device") or self.device}
+    return impl(*args, **kwargs)
+
+
+_CREATION = set()
+
+
+# ------------------------------------------------------------------------------------------------
+# What numcu exports from here
+
+NAMESPACE = [
+    "__array_api_version__",
+    "__array_namespace_info__",
+    "e",
+    "inf",
+    "nan",
+    "pi",
+    "newaxis",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "astype",
+    "can_cast",
+    "finfo",
+    "iinfo",
+    "isdtype",
+    "result_type",
+    *_ALIASES,
+    "real",
+    "imag",
+    "conj",
+    "round",
+    "nextafter",
+    "clip",
+    "eye",
+    "tril",
+    "triu",
+    "meshgrid",
+    "from_dlpack",
+    "broadcast_to",
+    "broadcast_arrays",
+    "concat",
+    "stack",
+    "expand_dims",
+    "flip",
+    "permute_dims",
+    "moveaxis",
+    "reshape",
+    "roll",
+    "squeeze",
+    "tile",
+    "unstack",
+    "repeat",
+    "nonzero",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+    "cumulative_sum",
+    "cumulative_prod",
+    "std",
+    "var",
+    "diff",
+    "matmul",
+    "tensordot",
+    "vecdot",
+    "matrix_transpose",
+]
+
+for _name, _target in _ALIASES.items():
+    globals()[_name] = getattr(_core, _target)

@@ -1,0 +1,333 @@
+"""
+numcu as an Array API namespace (revision 2024.12), and NumPy's dispatch protocols.
+
+The standard's functions that need kernels (sort, argsort, unique, searchsorted, nonzero, take,
+take_along_axis, matmul on the GPU) are in numcu._core; this module holds the ones that are
+compositions of numcu's operations, views and copies, the standard's names for NumPy's
+functions, and numcu.ndarray's ``__array_ufunc__`` and ``__array_function__`` (through which
+NumPy's own functions, called on numcu arrays, run numcu's).
+
+Host data stays NumPy: where an input is a NumPy array, manipulation functions (concat,
+reshape, ...) are NumPy's, and the result is a NumPy array. Device arrays stay numcu.ndarray on
+their GPU; nothing is copied to the host behind the caller's back, and what numcu cannot do
+returns NotImplemented to NumPy, which then raises TypeError.
+"""
+from __future__ import annotations
+import builtins as builtins
+from collections import namedtuple
+import math as math
+from numcu import _core
+from numcu._core import absolute as abs
+from numcu._core import arccos as acos
+from numcu._core import arccosh as acosh
+from numcu._core import arcsin as asin
+from numcu._core import arcsinh as asinh
+from numcu._core import arctan as atan
+from numcu._core import arctan2 as atan2
+from numcu._core import arctanh as atanh
+from numcu._core import invert as bitwise_invert
+from numcu._core import left_shift as bitwise_left_shift
+from numcu._core import ndarray
+from numcu._core import power as pow
+from numcu._core import right_shift as bitwise_right_shift
+from numcu._load import load_core
+import numpy
+import numpy as np
+import numpy.dtypes
+import typing
+__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'array_function', 'array_namespace', 'array_ufunc', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_to', 'builtins', 'can_cast', 'clip', 'complex128', 'complex64', 'concat', 'conj', 'cumulative_prod', 'cumulative_sum', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'permute_dims', 'pi', 'pow', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'squeeze', 'stack', 'std', 'tensordot', 'tile', 'to_device', 'tril', 'triu', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unstack', 'var', 'vecdot']
+class _Info:
+    """
+    The standard's ``__array_namespace_info__()``: devices, dtypes and capabilities.
+    """
+    def capabilities(self):
+        ...
+    def default_device(self):
+        ...
+    def default_dtypes(self, *, device = None):
+        ...
+    def devices(self):
+        ...
+    def dtypes(self, *, device = None, kind = None):
+        ...
+class UniqueAllResult(tuple):
+    """
+    UniqueAllResult(values, indices, inverse_indices, counts)
+    """
+    __match_args__: typing.ClassVar[tuple[str, ...]] = ('values', 'indices', 'inverse_indices', 'counts')
+    __slots__: typing.ClassVar[tuple] = tuple()
+    _field_defaults: typing.ClassVar[dict] = {}
+    _fields: typing.ClassVar[tuple[str, ...]] = ('values', 'indices', 'inverse_indices', 'counts')
+    @staticmethod
+    def __new__(_cls, values, indices, inverse_indices, counts):
+        """
+        Create new instance of UniqueAllResult(values, indices, inverse_indices, counts)
+        """
+    @classmethod
+    def _make(cls, iterable):
+        """
+        Make a new UniqueAllResult object from a sequence or iterable
+        """
+    def __getnewargs__(self):
+        """
+        Return self as a plain tuple.  Used by copy and pickle.
+        """
+    def __repr__(self):
+        """
+        Return a nicely formatted representation string
+        """
+    def _asdict(self):
+        """
+        Return a new dict which maps field names to their values.
+        """
+    def _replace(self, **kwds):
+        """
+        Return a new UniqueAllResult object replacing specified fields with new values
+        """
+class UniqueCountsResult(tuple):
+    """
+    UniqueCountsResult(values, counts)
+    """
+    __match_args__: typing.ClassVar[tuple[str, ...]] = ('values', 'counts')
+    __slots__: typing.ClassVar[tuple] = tuple()
+    _field_defaults: typing.ClassVar[dict] = {}
+    _fields: typing.ClassVar[tuple[str, ...]] = ('values', 'counts')
+    @staticmethod
+    def __new__(_cls, values, counts):
+        """
+        Create new instance of UniqueCountsResult(values, counts)
+        """
+    @classmethod
+    def _make(cls, iterable):
+        """
+        Make a new UniqueCountsResult object from a sequence or iterable
+        """
+    def __getnewargs__(self):
+        """
+        Return self as a plain tuple.  Used by copy and pickle.
+        """
+    def __repr__(self):
+        """
+        Return a nicely formatted representation string
+        """
+    def _asdict(self):
+        """
+        Return a new dict which maps field names to their values.
+        """
+    def _replace(self, **kwds):
+        """
+        Return a new UniqueCountsResult object replacing specified fields with new values
+        """
+class UniqueInverseResult(tuple):
+    """
+    UniqueInverseResult(values, inverse_indices)
+    """
+    __match_args__: typing.ClassVar[tuple[str, ...]] = ('values', 'inverse_indices')
+    __slots__: typing.ClassVar[tuple] = tuple()
+    _field_defaults: typing.ClassVar[dict] = {}
+    _fields: typing.ClassVar[tuple[str, ...]] = ('values', 'inverse_indices')
+    @staticmethod
+    def __new__(_cls, values, inverse_indices):
+        """
+        Create new instance of UniqueInverseResult(values, inverse_indices)
+        """
+    @classmethod
+    def _make(cls, iterable):
+        """
+        Make a new UniqueInverseResult object from a sequence or iterable
+        """
+    def __getnewargs__(self):
+        """
+        Return self as a plain tuple.  Used by copy and pickle.
+        """
+    def __repr__(self):
+        """
+        Return a nicely formatted representation string
+        """
+    def _asdict(self):
+        """
+        Return a new dict which maps field names to their values.
+        """
+    def _replace(self, **kwds):
+        """
+        Return a new UniqueInverseResult object replacing specified fields with new values
+        """
+def __array_namespace_info__():
+    ...
+def _as_array(x, like = None):
+    """
+    `x` as an array: arrays as they are, anything else on `like`'s side.
+    """
+def _atleast(arrays, n, always_list = False):
+    ...
+def _axes(axis, ndim, fname):
+    ...
+def _contiguous_strides(shape, itemsize):
+    ...
+def _device_arg(x):
+    """
+    What device= takes to put a new array where `x` is.
+    """
+def _dtype_of(x):
+    ...
+def _is_device(x):
+    ...
+def _normalize_axis(axis, ndim, fname):
+    ...
+def _numpy_functions():
+    """
+    NumPy's functions numcu implements, by NumPy's signatures.
+    """
+def _part(x, which):
+    """
+    The real (0) or imaginary (1) part of a complex array, as a view.
+    """
+def _same_place(arrays, fname):
+    ...
+def _triangle(x, k, lower):
+    ...
+def _ufunc_impl(name):
+    ...
+def _with_initial(fn, identity, x, axis, dtype, include_initial, fname):
+    ...
+def array_function(self, func, types, args, kwargs):
+    ...
+def array_namespace(api_version = None):
+    ...
+def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    ...
+def astype(x, dtype, *, copy = True, device = None, stream = None):
+    ...
+def broadcast_arrays(*arrays):
+    ...
+def broadcast_to(x, shape):
+    ...
+def can_cast(from_, to):
+    ...
+def clip(x, min = None, max = None, out = None, *, a_min = None, a_max = None, device = None, stream = None):
+    ...
+def concat(arrays, *, axis = 0, dtype = None, out = None):
+    ...
+def conj(x):
+    ...
+def cumulative_prod(x, *, axis = None, dtype = None, include_initial = False):
+    ...
+def cumulative_sum(x, *, axis = None, dtype = None, include_initial = False):
+    ...
+def diff(x, *, axis = -1, n = 1, prepend = None, append = None):
+    ...
+def expand_dims(x, *, axis = 0):
+    ...
+def eye(n_rows, n_cols = None, *, k = 0, dtype = None, device = None, stream = None):
+    ...
+def finfo(type):
+    ...
+def flip(x, *, axis = None):
+    ...
+def from_dlpack(x, *, device = None, copy = None):
+    ...
+def getitem(a, key):
+    """
+    a[key] with integer or boolean arrays in `key` (numcu.ndarray's advanced indexing).
+    """
+def iinfo(type):
+    ...
+def imag(x):
+    ...
+def index(x):
+    ...
+def isdtype(dtype, kind):
+    ...
+def matmul(x1, x2):
+    ...
+def matmul_inplace(x1, x2):
+    ...
+def matmul_operator(x1, x2):
+    ...
+def matrix_transpose(x):
+    ...
+def meshgrid(*arrays, indexing = 'xy'):
+    ...
+def moveaxis(x, source, destination):
+    ...
+def nextafter(x1, x2):
+    ...
+def nonzero(x):
+    ...
+def permute_dims(x, axes):
+    ...
+def real(x):
+    ...
+def repeat(x, repeats, *, axis = None):
+    ...
+def reshape(x, shape, *, copy = None):
+    ...
+def result_type(*arrays_and_dtypes):
+    ...
+def roll(x, shift, *, axis = None):
+    ...
+def round(x, decimals = 0, out = None):
+    ...
+def searchsorted_sorter(x1, x2, side, sorter, device, stream):
+    ...
+def squeeze(x, axis):
+    ...
+def stack(arrays, *, axis = 0, out = None, dtype = None):
+    ...
+def std(x, axis = None, dtype = None, out = None, ddof = 0, keepdims = False, *, correction = None, device = None, stream = None):
+    ...
+def tensordot(x1, x2, *, axes = 2):
+    ...
+def tile(x, repetitions):
+    ...
+def to_device(x, device, stream = None):
+    ...
+def tril(x, *, k = 0):
+    ...
+def triu(x, *, k = 0):
+    ...
+def unique_all(x):
+    ...
+def unique_counts(x):
+    ...
+def unique_inverse(x):
+    ...
+def unique_values(x):
+    ...
+def unstack(x, *, axis = 0):
+    ...
+def var(x, axis = None, dtype = None, out = None, ddof = 0, keepdims = False, *, correction = None, device = None, stream = None):
+    ...
+def vecdot(x1, x2, *, axis = -1):
+    ...
+NAMESPACE: list[str] = ['__array_api_version__', '__array_namespace_info__', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'real', 'imag', 'conj', 'round', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'concat', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose']
+_ACCUMULATE: dict = {'add': 'cumsum', 'multiply': 'cumprod'}
+_ALIASES: dict = {'abs': 'absolute', 'acos': 'arccos', 'acosh': 'arccosh', 'asin': 'arcsin', 'asinh': 'arcsinh', 'atan': 'arctan', 'atan2': 'arctan2', 'atanh': 'arctanh', 'bitwise_invert': 'invert', 'bitwise_left_shift': 'left_shift', 'bitwise_right_shift': 'right_shift', 'pow': 'power'}
+_CREATION: set = set()
+_FUNCTIONS = None
+_OPERAND_TYPES: tuple = (int, float, complex, bool, numpy.ndarray, numpy.generic)
+_REDUCE: dict = {'add': 'sum', 'multiply': 'prod', 'maximum': 'max', 'minimum': 'min', 'logical_and': 'all', 'logical_or': 'any', 'fmax': 'nanmax', 'fmin': 'nanmin'}
+_UFUNC_EXTRA: dict = {'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
+_VERSIONS: tuple[str, ...] = ('2021.12', '2022.12', '2023.12', '2024.12')
+__array_api_version__: str
+_name: str
+_target: str
+bool: numpy.dtypes.BoolDType
+complex128: numpy.dtypes.Complex128DType
+complex64: numpy.dtypes.Complex64DType
+e: float = 2.718281828459045
+float16: numpy.dtypes.Float16DType
+float32: numpy.dtypes.Float32DType
+float64: numpy.dtypes.Float64DType
+inf: float
+int16: numpy.dtypes.Int16DType
+int32: numpy.dtypes.Int32DType
+int64: numpy.dtypes.Int64DType
+int8: numpy.dtypes.Int8DType
+nan: float
+newaxis = None
+pi: float = 3.141592653589793
+uint16: numpy.dtypes.UInt16DType
+uint32: numpy.dtypes.UInt32DType
+uint64: numpy.dtypes.UInt64DType
+uint8: numpy.dtypes.UInt8DType

@@ -1,0 +1,268 @@
+#include "blas.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "intake.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/runtime.hpp"
+
+#if NUMCU_WITH_CUDA
+#include <cublas_api.h>
+#include <dlfcn.h>
+#endif
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+namespace {
+
+// How a matrix of `rows` x `cols` with element strides (sr, sc) reads as the transpose cuBLAS
+// (column-major) is asked for: as it is (op N: unit column stride) or transposed (op T: unit row
+// stride), with its leading dimension; false when neither fits.
+bool as_transpose(std::int64_t rows, std::int64_t cols, std::int64_t sr, std::int64_t sc,
+                  bool* trans, std::int64_t* ld) {
+  if ((sc == 1 || cols == 1) && (rows == 1 || sr >= std::max<std::int64_t>(cols, 1))) {
+    *trans = false;
+    *ld = rows == 1 ? std::max<std::int64_t>(cols, 1) : sr;
+    return true;
+  }
+  if ((sr == 1 || rows == 1) && (cols == 1 || sc >= std::max<std::int64_t>(rows, 1))) {
+    *trans = true;
+    *ld = cols == 1 ? std::max<std::int64_t>(rows, 1) : sc;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Gemm gemm_plan(const char* fname, const ArrayView& A0, const ArrayView& B0, const ArrayView& C,
+               const std::function<ArrayView(const ArrayView&)>& densify) {
+  cublas_path();  // loaded now, while the caller holds the GIL
+  Gemm g;
+  const int nd = C.ndim;
+  const int is = itemsize(C.dtype);
+  g.dtype = C.dtype;
+  g.m = C.shape[nd - 2];
+  g.n = C.shape[nd - 1];
+  g.k = A0.shape[nd - 1];
+  if (g.m > INT32_MAX || g.n > INT32_MAX || g.k > INT32_MAX) {
+    throw_value_error(std::string(fname) +
+                      ": matrices with a dimension of 2**31 or more are "
+                      "not supported on the GPU");
+  }
+  auto fits = [&](const ArrayView& v, std::int64_t rows, std::int64_t cols, bool* trans,
+                  std::int64_t* ld) {
+    const std::int64_t sr = v.strides[nd - 2], sc = v.strides[nd - 1];
+    if (sr % is != 0 || sc % is != 0 || sr < 0 || sc < 0) return false;
+    for (int d = 0; d < nd - 2; ++d) {
+      if (v.strides[d] < 0 || v.strides[d] % is != 0) return false;
+    }
+    return as_transpose(rows, cols, sr / is, sc / is, trans, ld);
+  };
+  ArrayView A = A0, B = B0;
+  if (!fits(A, g.m, g.k, &g.trans_a, &g.lda)) {
+    A = densify(A);
+    fits(A, g.m, g.k, &g.trans_a, &g.lda);
+  }
+  if (!fits(B, g.k, g.n, &g.trans_b, &g.ldb)) {
+    B = densify(B);
+    fits(B, g.k, g.n, &g.trans_b, &g.ldb);
+  }
+  g.a = A.data;
+  g.b = B.data;
+  g.c = C.data;
+  // The innermost batch dimension goes to cuBLAS; the others are looped over.
+  if (nd > 2) {
+    g.batch = C.shape[nd - 3];
+    g.stride_a = A.strides[nd - 3] / is;
+    g.stride_b = B.strides[nd - 3] / is;
+    g.outer_ndim = nd - 3;
+    for (int d = 0; d < nd - 3; ++d) {
+      g.outer_shape[d] = C.shape[d];
+      g.outer_a[d] = A.strides[d];
+      g.outer_b[d] = B.strides[d];
+      g.outer_c[d] = C.strides[d];
+    }
+  }
+  if (g.batch > INT32_MAX) throw_value_error(std::string(fname) + ": too many matrices");
+  return g;
+}
+
+#if NUMCU_WITH_CUDA
+
+namespace {
+
+using CreateFn = cublasStatus_t (*)(cublasHandle_t*);
+using SetStreamFn = cublasStatus_t (*)(cublasHandle_t, cudaStream_t);
+using StatusFn = const char* (*)(cublasStatus_t);
+using GemmFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                  int, const void*, const void*, cudaDataType, int, long long,
+                                  const void*, cudaDataType, int, long long, const void*, void*,
+                                  cudaDataType, int, long long, int, cublasComputeType_t,
+                                  cublasGemmAlgo_t);
+
+struct Library {
+  std::string path;
+  CreateFn create = nullptr;
+  SetStreamFn set_stream = nullptr;
+  StatusFn status = nullptr;
+  GemmFn gemm = nullptr;
+  cublasHandle_t handles[64] = {};
+  std::mutex lock;
+};
+
+Library& library() {
+  static Library* lib = new Library();  // never destroyed: cuBLAS outlives Python's exit
+  return *lib;
+}
+
+void* open_first(const std::vector<std::string>& candidates, std::string* found) {
+  for (const std::string& c : candidates) {
+    if (void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      *found = c;
+      return h;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string cublas_path() {
+  Library& lib = library();
+  std::lock_guard<std::mutex> guard(lib.lock);
+  if (lib.gemm != nullptr) return lib.path;
+  const int major = cuda::runtime_version() / 1000;
+  const std::string name = "libcublas.so." + std::to_string(major);
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("NUMCU_CUBLAS")) candidates.emplace_back(env);
+  candidates.push_back(name);
+  // NVIDIA's wheels (nvidia-cublas, and the CUDA 13 layout nvidia/cu13) on sys.path.
+  for (py::handle p : py::module_::import("sys").attr("path")) {
+    const std::string dir = py::str(p).cast<std::string>();
+    candidates.push_back(dir + "/nvidia/cublas/lib/" + name);
+    candidates.push_back(dir + "/nvidia/cu" + std::to_string(major) + "/lib/" + name);
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* root = std::getenv(var)) {
+      candidates.push_back(std::string(root) + "/lib64/" + name);
+    }
+  }
+  candidates.push_back("/usr/local/cuda/lib64/" + name);
+  std::string found;
+  void* h = open_first(candidates, &found);
+  if (h == nullptr) {
+    throw std::runtime_error(
+        "numcu.matmul: cuBLAS (" + name +
+        ") was not found; floating-point matrix products on "
+        "the GPU need it: install the CUDA toolkit's cuBLAS or NVIDIA's wheel (pip install "
+        "nvidia-cublas), or set NUMCU_CUBLAS to the library's path");
+  }
+  lib.create = reinterpret_cast<CreateFn>(dlsym(h, "cublasCreate_v2"));
+  lib.set_stream = reinterpret_cast<SetStreamFn>(dlsym(h, "cublasSetStream_v2"));
+  lib.status = reinterpret_cast<StatusFn>(dlsym(h, "cublasGetStatusString"));
+  lib.gemm = reinterpret_cast<GemmFn>(dlsym(h, "cublasGemmStridedBatchedEx"));
+  if (!lib.create || !lib.set_stream || !lib.status || !lib.gemm) {
+    lib.gemm = nullptr;
+    throw std::runtime_error("numcu.matmul: " + found + " lacks the cuBLAS functions numcu uses");
+  }
+  lib.path = found;
+  return lib.path;
+}
+
+void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
+  Library& lib = library();
+  std::lock_guard<std::mutex> guard(lib.lock);
+  auto check = [&](cublasStatus_t st, const char* what) {
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      throw Error(
+          st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorKind::out_of_memory : ErrorKind::cuda_error,
+          std::string(fname) + ": " + what + " failed: " + lib.status(st));
+    }
+  };
+  if (device < 0 || device >= 64) throw_value_error(std::string(fname) + ": device index");
+  cublasHandle_t& handle = lib.handles[device];
+  if (handle == nullptr) check(lib.create(&handle), "cublasCreate");
+  check(lib.set_stream(handle, static_cast<cudaStream_t>(stream)), "cublasSetStream");
+  cudaDataType type = CUDA_R_32F;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  // alpha = 1, beta = 0 in the compute type (complex: real part 1 or 0, imaginary 0).
+  double one[2] = {1, 0}, zero[2] = {0, 0};
+  float one_f[2] = {1, 0}, zero_f[2] = {0, 0};
+  const void* alpha = one_f;
+  const void* beta = zero_f;
+  switch (g.dtype) {
+    case DType::float16:
+      type = CUDA_R_16F;
+      break;
+    case DType::bfloat16:
+      type = CUDA_R_16BF;
+      break;
+    case DType::float32:
+      break;
+    case DType::float64:
+      type = CUDA_R_64F;
+      compute = CUBLAS_COMPUTE_64F;
+      alpha = one;
+      beta = zero;
+      break;
+    case DType::complex64:
+      type = CUDA_C_32F;
+      break;
+    case DType::complex128:
+      type = CUDA_C_64F;
+      compute = CUBLAS_COMPUTE_64F;
+      alpha = one;
+      beta = zero;
+      break;
+    default:
+      throw_type_error(std::string(fname) + ": cuBLAS has no loop for " + dtype_name(g.dtype));
+  }
+  const int is = itemsize(g.dtype);
+  std::int64_t outer = 1;
+  for (int d = 0; d < g.outer_ndim; ++d) outer *= g.outer_shape[d];
+  std::int64_t idx[kMaxDims] = {};
+  for (std::int64_t o = 0; o < outer; ++o) {
+    std::int64_t oa = 0, ob = 0, oc = 0;
+    for (int d = 0; d < g.outer_ndim; ++d) {
+      oa += idx[d] * g.outer_a[d];
+      ob += idx[d] * g.outer_b[d];
+      oc += idx[d] * g.outer_c[d];
+    }
+    check(lib.gemm(handle, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+                   g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(g.n),
+                   static_cast<int>(g.m), static_cast<int>(g.k), alpha, g.b + ob, type,
+                   static_cast<int>(g.ldb), g.stride_b, g.a + oa, type, static_cast<int>(g.lda),
+                   g.stride_a, beta, g.c + oc, type, static_cast<int>(g.n), g.m * g.n,
+                   static_cast<int>(g.batch), compute, CUBLAS_GEMM_DEFAULT),
+          "cublasGemmStridedBatchedEx");
+    for (int d = g.outer_ndim - 1; d >= 0; --d) {
+      if (++idx[d] < g.outer_shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  (void)is;
+}
+
+#else
+
+std::string cublas_path() {
+  throw Error(ErrorKind::cuda_unavailable,
+              "numcu.matmul: this numcu was built without its CUDA backend (no cuBLAS)");
+}
+
+void run_gemm(const Gemm&, int, Stream, const char* fname) {
+  throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");
+}
+
+#endif
+
+}  // namespace numcu::python

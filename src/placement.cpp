@@ -1,0 +1,189 @@
+#include "placement.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "numcu/cpu_threads.hpp"
+#include "numcu/errors.hpp"
+
+namespace numcu::python {
+
+namespace py = pybind11;
+
+const char* op_class_name(OpClass c) {
+  switch (c) {
+    case OpClass::elementwise:
+      return "elementwise";
+    case OpClass::transcendental:
+      return "transcendental";
+    case OpClass::reduction:
+      return "reduction";
+    case OpClass::scan:
+      return "scan";
+  }
+  return "elementwise";
+}
+
+OpClass op_class_of(const char* name) {
+  static const char* const costly[] = {
+      "sin",    "cos",   "tan",        "arcsin",     "arccos",       "arctan",    "arctan2",
+      "sinh",   "cosh",  "tanh",       "arcsinh",    "arccosh",      "arctanh",   "exp",
+      "exp2",   "expm1", "log",        "log2",       "log10",        "log1p",     "power",
+      "cbrt",   "hypot", "logaddexp",  "logaddexp2", "floor_divide", "remainder", "fmod",
+      "divmod", "pow",   "float_power"};
+  static const char* const reductions[] = {
+      "sum",    "prod",   "mean",   "std",    "var",       "min",       "max",           "amin",
+      "amax",   "argmin", "argmax", "any",    "all",       "nansum",    "nanprod",       "nanmean",
+      "nanstd", "nanvar", "nanmin", "nanmax", "nanargmin", "nanargmax", "count_nonzero", "ptp"};
+  static const char* const scans[] = {"cumsum", "cumprod", "nancumsum", "nancumprod"};
+  // "numcu.sin" and "sin" alike
+  const char* dot = std::strrchr(name, '.');
+  const char* n = dot != nullptr ? dot + 1 : name;
+  for (const char* c : costly) {
+    if (std::strcmp(n, c) == 0) return OpClass::transcendental;
+  }
+  for (const char* c : reductions) {
+    if (std::strcmp(n, c) == 0) return OpClass::reduction;
+  }
+  for (const char* c : scans) {
+    if (std::strcmp(n, c) == 0) return OpClass::scan;
+  }
+  return OpClass::elementwise;
+}
+
+PlacementModel& placement_model() {
+  static PlacementModel model;
+  return model;
+}
+
+PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_bytes,
+                                     double out_bytes, bool fresh_out, double elements,
+                                     int threads) {
+  const PlacementModel& m = placement_model();
+  const double t = std::max(threads, 1);
+  const double host_bw = std::min(m.host_gbps_1 * t, m.host_gbps_max) * 1e9;
+  PlacementEstimate e;
+  e.cpu_s = m.cpu_latency_s + (in_bytes + out_bytes) / host_bw +
+            elements * m.cpu_ns[static_cast<int>(c)] * 1e-9 / t +
+            (fresh_out ? out_bytes / (m.first_touch_gbps * 1e9) : 0.0);
+  // The chunks overlap copies in, kernels, copies out and the CPU threads' staging, so the
+  // slowest of them sets the time.
+  const double staged = std::max(in_bytes - pinned_bytes, 0.0) + (fresh_out ? 0.0 : out_bytes);
+  const double transfer =
+      std::max({in_bytes / (m.h2d_gbps * 1e9), out_bytes / (m.d2h_gbps * 1e9),
+                (in_bytes + out_bytes) / (m.duplex_gbps * 1e9), staged / host_bw});
+  e.gpu_s = m.gpu_latency_s + transfer;
+  e.gpu = e.gpu_s < e.cpu_s;
+  return e;
+}
+
+namespace {
+
+const char* mode_name(PlacementModel::Mode mode) {
+  switch (mode) {
+    case PlacementModel::Mode::cpu:
+      return "cpu";
+    case PlacementModel::Mode::cuda:
+      return "cuda";
+    default:
+      return "auto";
+  }
+}
+
+py::dict model_dict() {
+  const PlacementModel& m = placement_model();
+  py::dict d;
+  d["mode"] = mode_name(m.mode);
+  d["gpu_latency_s"] = m.gpu_latency_s;
+  d["cpu_latency_s"] = m.cpu_latency_s;
+  d["h2d_gbps"] = m.h2d_gbps;
+  d["d2h_gbps"] = m.d2h_gbps;
+  d["duplex_gbps"] = m.duplex_gbps;
+  d["host_gbps_1"] = m.host_gbps_1;
+  d["host_gbps_max"] = m.host_gbps_max;
+  d["first_touch_gbps"] = m.first_touch_gbps;
+  for (int c = 0; c < 4; ++c) {
+    d[py::str(std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c)))] = m.cpu_ns[c];
+  }
+  return d;
+}
+
+}  // namespace
+
+void bind_placement(py::module_& m) {
+  m.def(
+      "_placement_model",
+      [](py::kwargs kwargs) {
+        PlacementModel next = placement_model();
+        const char* fname = "numcu.placement.set";
+        for (auto item : kwargs) {
+          const std::string key = py::str(item.first);
+          py::handle v = item.second;
+          if (key == "mode") {
+            const std::string s = py::str(v);
+            if (s == "auto") {
+              next.mode = PlacementModel::Mode::automatic;
+            } else if (s == "cpu") {
+              next.mode = PlacementModel::Mode::cpu;
+            } else if (s == "cuda") {
+              next.mode = PlacementModel::Mode::cuda;
+            } else {
+              throw_value_error(std::string(fname) +
+                                ": mode must be 'auto', 'cpu' or 'cuda', not '" + s + "'");
+            }
+            continue;
+          }
+          double* field = nullptr;
+          if (key == "gpu_latency_s") field = &next.gpu_latency_s;
+          if (key == "cpu_latency_s") field = &next.cpu_latency_s;
+          if (key == "h2d_gbps") field = &next.h2d_gbps;
+          if (key == "d2h_gbps") field = &next.d2h_gbps;
+          if (key == "duplex_gbps") field = &next.duplex_gbps;
+          if (key == "host_gbps_1") field = &next.host_gbps_1;
+          if (key == "host_gbps_max") field = &next.host_gbps_max;
+          if (key == "first_touch_gbps") field = &next.first_touch_gbps;
+          for (int c = 0; c < 4; ++c) {
+            if (key == std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c))) {
+              field = &next.cpu_ns[c];
+            }
+          }
+          if (field == nullptr) {
+            throw_type_error(std::string(fname) + ": unknown constant '" + key + "'");
+          }
+          const double x = v.cast<double>();
+          const bool rate = key.find("gbps") != std::string::npos;
+          if (!(x >= 0) || (rate && !(x > 0))) {
+            throw_value_error(std::string(fname) + ": " + key + " must be " +
+                              (rate ? "positive" : "non-negative") + ", not " +
+                              std::string(py::str(v)));
+          }
+          *field = x;
+        }
+        placement_model() = next;
+        return model_dict();
+      },
+      "The placement model's constants, changed by keyword; returns them all.");
+  m.def(
+      "_placement_estimate",
+      [](const std::string& op, double in_bytes, double pinned_bytes, double out_bytes,
+         bool fresh_out, double elements, int threads) {
+        const OpClass c = op_class_of(op.c_str());
+        if (threads <= 0) threads = cpu::get_num_threads();
+        const PlacementEstimate e =
+            estimate_placement(c, in_bytes, pinned_bytes, out_bytes, fresh_out, elements, threads);
+        py::dict d;
+        d["op_class"] = op_class_name(c);
+        d["cpu_s"] = e.cpu_s;
+        d["gpu_s"] = e.gpu_s;
+        d["model_choice"] = e.gpu ? "cuda" : "cpu";
+        d["threads"] = threads;
+        return d;
+      },
+      py::arg("op"), py::arg("in_bytes"), py::arg("pinned_bytes"), py::arg("out_bytes"),
+      py::arg("fresh_out"), py::arg("elements"), py::arg("threads") = 0);
+}
+
+}  // namespace numcu::python

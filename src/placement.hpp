@@ -1,0 +1,46 @@
+// Where a call whose operands are all host data runs when `device=` is not given: a cost model of
+// the two sides (bytes moved, the work per element, the CPU threads, the copy engines' and
+// memory's bandwidths), whose constants a benchmark fits on the machine (numcu.placement).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace numcu::python {
+
+enum class OpClass { elementwise, transcendental, reduction, scan };
+const char* op_class_name(OpClass c);
+// By the function's NumPy name: float functions (sin, exp, power, ...) and integer division cost
+// more per element than their loads and stores.
+OpClass op_class_of(const char* name);
+
+struct PlacementModel {
+  enum class Mode { automatic, cpu, cuda } mode = Mode::automatic;
+  // Seconds per call besides the bytes: launches, events and streams on the GPU side.
+  double gpu_latency_s = 40e-6;
+  double cpu_latency_s = 3e-6;
+  // GB/s: page-locked copies to and from the GPU, and both at once.
+  double h2d_gbps = 50.0, d2h_gbps = 50.0, duplex_gbps = 90.0;
+  // GB/s of a pass over host memory on one CPU thread, and the most all threads reach.
+  double host_gbps_1 = 8.0, host_gbps_max = 33.0;
+  // GB/s at which a fresh result's pages are faulted in on the CPU side (GPU results come from a
+  // pool whose pages are already there).
+  double first_touch_gbps = 4.0;
+  // Nanoseconds of work per element on one CPU thread beyond the memory traffic, per class.
+  double cpu_ns[4] = {0.0, 1.0, 0.05, 0.5};
+};
+PlacementModel& placement_model();
+
+struct PlacementEstimate {
+  bool gpu = false;
+  double cpu_s = 0, gpu_s = 0;
+};
+
+// The estimate for work reading `in_bytes` (of which `pinned_bytes` page-locked) and writing
+// `out_bytes` (into a fresh result when `fresh_out`, else into pageable `out=`) over `elements`
+// on `threads` CPU threads; gpu says whether the GPU wins. The mode is not applied.
+PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_bytes,
+                                     double out_bytes, bool fresh_out, double elements,
+                                     int threads);
+
+}  // namespace numcu::python
