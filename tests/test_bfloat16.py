@@ -403,6 +403,42 @@ def test_cumsum_stays_bfloat16(backend, rng):
 
 
 # --------------------------------------------------------------------------------------------
+# Sorting: bfloat16 keys have 7 mantissa bits
+
+
+def sort_input(rng):
+    a = bf16_array(rng, (3, 40))
+    # Values above float16's range (whose infinity bits are finite bfloat16) and the specials.
+    a[:, :6] = np.array([1e37, -1e37, np.nan, np.inf, -np.inf, -0.0]).astype(BF16)
+    return a
+
+
+def test_sort_and_argsort_order_as_numpy_float32(backend, rng):
+    a = sort_input(rng)
+    order = np.argsort(a.astype(F32), axis=1, kind="stable")
+
+    result = call_on(backend, numcu.sort, a)
+    indices = call_on(backend, numcu.argsort, a)
+
+    assert_bf16(result, np.take_along_axis(a, order, axis=1))
+    np.testing.assert_array_equal(np.asarray(indices), order)
+
+
+def test_descending_sort_orders_as_float32(backend, rng):
+    a = sort_input(rng)
+
+    result = call_on(backend, numcu.sort, a, descending=True)
+    indices = call_on(backend, numcu.argsort, a, descending=True)
+
+    # float32's descending order (tested against NumPy elsewhere) is bfloat16's too.
+    wide = a.astype(F32)
+    assert_bf16(result, call_on(backend, numcu.sort, wide, descending=True).astype(BF16))
+    np.testing.assert_array_equal(
+        np.asarray(indices), call_on(backend, numcu.argsort, wide, descending=True)
+    )
+
+
+# --------------------------------------------------------------------------------------------
 # Without ml_dtypes
 
 

@@ -108,27 +108,11 @@ void dense_kernel_plain(Op op, Out* out, std::tuple<const In*...> in, std::tuple
   dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
 }
 
-// bfloat16 loops are not vectorised: GCC 12 fails on some of them (an internal compiler error
-// on float bits taken apart right after being put together from bfloat16's), and they are not
-// worth the size of vector code in the module.
-#if defined(__GNUC__) && !defined(__clang__)
-#define NUMCU_NO_VECTORIZE __attribute__((noinline, optimize("no-tree-vectorize")))
-#else
-#define NUMCU_NO_VECTORIZE
-#endif
-template <unsigned Mask, class Op, class Out, class... In>
-NUMCU_NO_VECTORIZE void dense_kernel_scalar(Op op, Out* out, std::tuple<const In*...> in,
-                                            std::tuple<In...> values, std::int64_t n) {
-  dense_loop<Mask>(op, out, in, values, n, std::index_sequence_for<In...>{});
-}
-
 template <unsigned Mask, class Op, class Out, class... In>
 void dense_kernel(const Op& op, Out* out, const std::tuple<const In*...>& in,
                   const std::tuple<In...>& values, std::int64_t n) {
   constexpr int clones = clone_count<Mask, Op, Out, In...>();
-  if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
-    dense_kernel_scalar<Mask, Op, Out, In...>(op, out, in, values, n);
-  } else if constexpr (clones == 3) {
+  if constexpr (clones == 3) {
     dense_kernel_avx512<Mask, Op, Out, In...>(op, out, in, values, n);
   } else if constexpr (clones == 2) {
     dense_kernel_avx2<Mask, Op, Out, In...>(op, out, in, values, n);
@@ -144,11 +128,34 @@ void dense_dispatch(unsigned mask, const Op& op, Out* out, const std::tuple<cons
   ((mask == M ? dense_kernel<M, Op, Out, In...>(op, out, in, values, n) : void()), ...);
 }
 
+// bfloat16 loops take one plain loop that tests the constant inputs as it goes, instead of a
+// vectorised loop per pattern of constant inputs: they are the fifteenth dtype's share of the
+// module, and GCC 12 also fails to vectorise some of them (an internal compiler error on float
+// bits taken apart right after being put together from bfloat16's).
+#if defined(__GNUC__) && !defined(__clang__)
+#define NUMCU_NO_VECTORIZE __attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+#define NUMCU_NO_VECTORIZE __attribute__((noinline))
+#endif
+template <class Op, class Out, class... In, std::size_t... I>
+NUMCU_NO_VECTORIZE void dense_any_mask(unsigned mask, Op op, Out* out, std::tuple<const In*...> in,
+                                       std::tuple<In...> values, std::int64_t n,
+                                       std::index_sequence<I...>) {
+  for (std::int64_t k = 0; k < n; ++k) {
+    out[k] = convert<Out>(op(
+        convert<compute_t<In>>(((mask >> I) & 1u) ? std::get<I>(values) : std::get<I>(in)[k])...));
+  }
+}
+
 template <class Op, class Out, class... In>
 void dense(unsigned mask, const Op& op, Out* out, const std::tuple<const In*...>& in,
            const std::tuple<In...>& values, std::int64_t n) {
-  dense_dispatch<Op, Out, In...>(mask, op, out, in, values, n,
-                                 std::make_integer_sequence<unsigned, (1u << sizeof...(In))>{});
+  if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
+    dense_any_mask<Op, Out, In...>(mask, op, out, in, values, n, std::index_sequence_for<In...>{});
+  } else {
+    dense_dispatch<Op, Out, In...>(mask, op, out, in, values, n,
+                                   std::make_integer_sequence<unsigned, (1u << sizeof...(In))>{});
+  }
 }
 
 // Contiguous operands: elements [begin, end).
