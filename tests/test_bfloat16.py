@@ -287,6 +287,20 @@ def test_out_is_poisoned_then_written(rng):
     assert_bf16(out, a * b)
 
 
+def test_in_place_on_a_strided_view(rng):
+    base = bf16_array(rng, (6, 10))
+    view = base[::2, ::-1]
+    other = bf16_array(rng, (10,))
+    expected = view + other
+    untouched = base[1::2].copy()
+
+    result = numcu.add(view, other, out=view, device="cpu")
+
+    assert result is view
+    assert_bf16(view, expected)
+    np.testing.assert_array_equal(base[1::2].view(np.uint16), untouched.view(np.uint16))
+
+
 # --------------------------------------------------------------------------------------------
 # Promotion
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "cpu_parallel.hpp"
 #include "cpu_vector_math.hpp"
 #include "numcu/elementwise.hpp"
+#include "numcu/errors.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/ops.hpp"
 #include "numcu/types.hpp"
@@ -267,10 +269,17 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
 }
 
 // The CPU backend as ufunc_dispatch.hpp's run_loop calls it.
+// bfloat16 ufuncs never get here: ufunc_cpu runs them on float32 copies (ufunc_cpu.cpp), so the
+// module holds no CPU loop of its own for them.
 struct Runner {
   template <class Op, class Out, class... In>
   void run(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
-    run_elementwise<Op, Out, In...>(op, p);
+    if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
+      throw_value_error(std::string(ufunc_name<Op>::fname) +
+                        ": bfloat16 runs on the float32 loop on the CPU");
+    } else {
+      run_elementwise<Op, Out, In...>(op, p);
+    }
   }
 };
 
