@@ -56,9 +56,10 @@ _methods.install(ndarray)
 sort = _core.sort
 argsort = _core.argsort
 searchsorted = _core.searchsorted
-take = _core.take
 take_along_axis = _core.take_along_axis
 from . import _array_api  # noqa: E402
+
+take = _array_api.take
 
 globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
 

@@ -41,6 +41,7 @@ from numcu._array_api import round
 from numcu._array_api import squeeze
 from numcu._array_api import stack
 from numcu._array_api import std
+from numcu._array_api import take
 from numcu._array_api import tensordot
 from numcu._array_api import tile
 from numcu._array_api import tril
@@ -166,7 +167,6 @@ from numcu._core import sqrt
 from numcu._core import square
 from numcu._core import subtract
 from numcu._core import sum
-from numcu._core import take
 from numcu._core import take_along_axis
 from numcu._core import tan
 from numcu._core import tanh

@@ -642,6 +642,73 @@ def unique_values(x, /):
     return _core._unique(x, True, False, False, False)[0]
 
 
+def check_host_indices(indices, n, fname, axis):
+    """IndexError for host-held integer indices outside [-n, n) (NumPy's rule).
+
+    Indices on the GPU are not checked (that would make the host wait): the kernels read the
+    nearest element. Host indices cost one pass of NumPy here and are checked wherever the work
+    runs, so the answer does not depend on placement.
+    """
+    if isinstance(indices, _core.ndarray) or getattr(indices, "__cuda_array_interface__", None):
+        return
+    idx = np.asarray(indices)
+    if idx.size == 0 or idx.dtype.kind not in "iu":
+        return
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        value = int(idx[bad].flat[0])
+        raise IndexError(f"{fname}: index {value} is out of bounds for axis {axis} with size {n}")
+
+
+def take(x, indices, /, *, axis=None, device=None, stream=None):
+    shape = np.shape(x)
+    if axis is None:
+        n = int(np.prod(shape))
+    elif isinstance(axis, int) and -len(shape) <= axis < len(shape):
+        n = shape[axis]
+    else:
+        n = None  # numcu.take names the bad axis
+    if n is not None:
+        check_host_indices(indices, n, "numcu.take", 0 if axis is None else axis)
+    return _core.take(x, indices, axis=axis, device=device, stream=stream)
+
+
+take.__doc__ = _core.take.__doc__
+
+
+def setitem(a, key, value):
+    """a[key] = value with a boolean mask in `key` (numcu.ndarray's masked assignment).
+
+    The mask covers a's leading dimensions (or all of them); the value is a scalar or an array
+    of one element, written where the mask is true without the host waiting for the GPU.
+    """
+    items = key if isinstance(key, tuple) else (key,)
+    rest = [k for k in items if k is not Ellipsis]
+    is_mask = len(rest) == 1 and (
+        isinstance(rest[0], builtins.bool) or getattr(rest[0], "dtype", None) == bool
+    )
+    if not is_mask or (items[0] is Ellipsis and len(items) > 1):
+        raise IndexError(
+            "numcu.ndarray.__setitem__: assignment through integer arrays is not supported; a "
+            "boolean mask (alone, or followed by '...') is"
+        )
+    mask = _core.asarray(rest[0], device=a.device)
+    if mask.ndim > a.ndim or mask.shape != a.shape[: mask.ndim]:
+        raise IndexError(
+            f"numcu.ndarray.__setitem__: boolean index of shape {mask.shape} does not match the "
+            f"array's leading dimensions {a.shape}"
+        )
+    if np.size(value) != 1:
+        raise ValueError(
+            "numcu.ndarray.__setitem__: a boolean-mask assignment takes a scalar or a one-element "
+            f"array, not {np.shape(value)} values"
+        )
+    if hasattr(value, "reshape"):
+        value = value.reshape(())
+    mask = mask.reshape(mask.shape + (1,) * (a.ndim - mask.ndim))
+    a[...] = _core.where(mask, value, a)
+
+
 def getitem(a, key):
     """a[key] with integer or boolean arrays in `key` (numcu.ndarray's advanced indexing)."""
     key = key if isinstance(key, tuple) else (key,)
@@ -669,10 +736,11 @@ def getitem(a, key):
     # Integer arrays and integers, with full slices and '...' between them.
     if any(k is None for k in key):
         raise IndexError("numcu.ndarray: None cannot be combined with integer array indices")
-    if key.count(Ellipsis) > 1:
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # `in` would compare arrays
+    if len(ellipses) > 1:
         raise IndexError("numcu.ndarray: an index can only have a single ellipsis ('...')")
-    if Ellipsis in key:
-        at = key.index(Ellipsis)
+    if ellipses:
+        at = ellipses[0]
         fill = a.ndim - (len(key) - 1)
         key = key[:at] + (slice(None),) * fill + key[at + 1 :]
     if len(key) > a.ndim:
@@ -683,6 +751,8 @@ def getitem(a, key):
     y = a[basic]
     others = [d for d in range(a.ndim) if d not in positions]
     y = y.transpose(tuple(positions + others))
+    for d in positions:
+        check_host_indices(key[d], a.shape[d], "numcu.ndarray.__getitem__", d)
     idx = [_core.asarray(key[d], device=a.device) for d in positions]
     for i in idx:
         if i.dtype.kind not in "iu":
@@ -1107,7 +1177,7 @@ def _numpy_functions():
 
     def take_(a, indices, axis=None, out=None, mode="raise"):
         no("mode", mode, "raise", "take")
-        r = _core.take(a, indices, axis=axis)
+        r = take(a, indices, axis=axis)
         if out is None:
             return r
         out[...] = r

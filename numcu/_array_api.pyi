@@ -35,7 +35,7 @@ import numpy
 import numpy as np
 import numpy.dtypes
 import typing
-__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'array_function', 'array_namespace', 'array_ufunc', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_to', 'builtins', 'can_cast', 'clip', 'complex128', 'complex64', 'concat', 'conj', 'cumulative_prod', 'cumulative_sum', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'permute_dims', 'pi', 'pow', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'squeeze', 'stack', 'std', 'tensordot', 'tile', 'to_device', 'tril', 'triu', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unstack', 'var', 'vecdot']
+__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'array_function', 'array_namespace', 'array_ufunc', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'conj', 'cumulative_prod', 'cumulative_sum', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'permute_dims', 'pi', 'pow', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'tril', 'triu', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unstack', 'var', 'vecdot']
 class _Info:
     """
     The standard's ``__array_namespace_info__()``: devices, dtypes and capabilities.
@@ -204,6 +204,15 @@ def broadcast_to(x, shape):
     ...
 def can_cast(from_, to):
     ...
+def check_host_indices(indices, n, fname, axis):
+    """
+    IndexError for host-held integer indices outside [-n, n) (NumPy's rule).
+    
+        Indices on the GPU are not checked (that would make the host wait): the kernels read the
+        nearest element. Host indices cost one pass of NumPy here and are checked wherever the work
+        runs, so the answer does not depend on placement.
+        
+    """
 def clip(x, min = None, max = None, out = None, *, a_min = None, a_max = None, device = None, stream = None):
     ...
 def concat(arrays, *, axis = 0, dtype = None, out = None):
@@ -270,12 +279,30 @@ def round(x, decimals = 0, out = None):
     ...
 def searchsorted_sorter(x1, x2, side, sorter, device, stream):
     ...
+def setitem(a, key, value):
+    """
+    a[key] = value with a boolean mask in `key` (numcu.ndarray's masked assignment).
+    
+        The mask covers a's leading dimensions (or all of them); the value is a scalar or an array
+        of one element, written where the mask is true without the host waiting for the GPU.
+        
+    """
 def squeeze(x, axis):
     ...
 def stack(arrays, *, axis = 0, out = None, dtype = None):
     ...
 def std(x, axis = None, dtype = None, out = None, ddof = 0, keepdims = False, *, correction = None, device = None, stream = None):
     ...
+def take(x, indices, *, axis = None, device = None, stream = None):
+    """
+    take(x: object, indices: object, /, *, axis: object = None, device: object = None, stream: object = None) -> object
+    
+    Elements of `x` at `indices` (integers, negative ones count from the end) along `axis` (None: of the flattened array). Out-of-bounds indices raise IndexError on the CPU; on the GPU, which the host does not wait for, they read the nearest element.
+    
+    device, stream :
+        Where to compute and the CUDA stream to queue on, as for numcu.add.
+    
+    """
 def tensordot(x1, x2, *, axes = 2):
     ...
 def tile(x, repetitions):

@@ -580,20 +580,33 @@ py::object glue(const char* name) { return py::module_::import("numcu._array_api
 
 }  // namespace
 
-py::object advanced_getitem(py::handle a, py::handle key) {
+namespace {
+
+// Whether `key` holds only integers, slices, None and Ellipsis (a view, done in C++).
+bool basic_key(py::handle key) {
   auto basic = [](py::handle k) {
     PyObject* o = k.ptr();
     return o == Py_None || o == Py_Ellipsis || PySlice_Check(o) ||
            (PyLong_Check(o) && !PyBool_Check(o));
   };
-  if (PyTuple_Check(key.ptr())) {
-    bool all_basic = true;
-    for (py::handle k : key) all_basic = all_basic && basic(k);
-    if (all_basic) return py::object();
-  } else if (basic(key)) {
-    return py::object();
+  if (!PyTuple_Check(key.ptr())) return basic(key);
+  for (py::handle k : key) {
+    if (!basic(k)) return false;
   }
+  return true;
+}
+
+}  // namespace
+
+py::object advanced_getitem(py::handle a, py::handle key) {
+  if (basic_key(key)) return py::object();
   return glue("getitem")(a, key);
+}
+
+bool advanced_setitem(py::handle a, py::handle key, py::handle value) {
+  if (basic_key(key)) return false;
+  glue("setitem")(a, key, value);
+  return true;
 }
 
 void bind_array_api(py::module_& m) {

@@ -16,4 +16,7 @@ void bind_array_api(py::module_& m);
 // null object for keys of integers, slices, None and Ellipsis only (views, done in C++).
 py::object advanced_getitem(py::handle a, py::handle key);
 
+// a[key] = value for keys with arrays in them; false (nothing done) for basic keys.
+bool advanced_setitem(py::handle a, py::handle key, py::handle value);
+
 }  // namespace numcu::python

@@ -267,7 +267,9 @@ void bind_array_methods(py::class_<NdArray>& cls) {
             return py::cast(a.with_view(index_view(a.view(), key)));
           })
       .def("__setitem__",
-           [](const NdArray& a, py::handle key, py::handle value) {
+           [](py::handle self, py::handle key, py::handle value) {
+             if (advanced_setitem(self, key, value)) return;
+             const NdArray& a = self.cast<const NdArray&>();
              cuda::DeviceRestore restore;  // see runtime.hpp
              assign_view(index_view(a.view(), key), a.allocation(), value,
                          "numcu.ndarray.__setitem__");

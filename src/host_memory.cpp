@@ -44,7 +44,7 @@ py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
   // address, which is element 0.
   py::array a(py::dtype::from_args(numpy_dtype(dtype)), sh, st, block, owner);
   *data = static_cast<char*>(block);
-  return std::move(a);
+  return py::object(std::move(a));
 }
 
 // --- Arrays pinned in place

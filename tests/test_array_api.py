@@ -539,7 +539,7 @@ def test_statistics(rng, backend, dtype):
 def test_creation_helpers(backend):
     dev = None if backend == "numcu" else "cpu"
     if backend != "numcu":
-        e = numcu.eye(4, 5, k=1, dtype=np.float32)
+        e = numcu.eye(4, 5, k=1, dtype=np.float32, device=dev)
     else:
         e = numcu.eye(4, 5, k=1, dtype=np.float32, device=numcu.cuda.Device(0))
     check_type(e, backend)
