@@ -195,7 +195,7 @@ bool: numpy.dtypes.BoolDType
 cmake_prefix: str
 complex128: numpy.dtypes.Complex128DType
 complex64: numpy.dtypes.Complex64DType
-dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128')
+dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 e: float = 2.718281828459045
 float16: numpy.dtypes.Float16DType
 float32: numpy.dtypes.Float32DType

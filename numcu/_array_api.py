@@ -188,14 +188,18 @@ def index(x):
 
 
 def astype(x, dtype, /, *, copy=True, device=None, stream=None):
-    dtype = np.dtype(dtype)
+    # bfloat16 by name needs no ml_dtypes: device arrays of it work without it.
+    if not (isinstance(dtype, str) and dtype == "bfloat16"):
+        dtype = np.dtype(dtype)
     if device is not None:
         x = to_device(x, device, stream)
-    if not copy and x.dtype == dtype:
+    try:
+        same = x.dtype == dtype
+    except TypeError:  # a bfloat16 device array's dtype, where ml_dtypes is missing
+        same = False
+    if not copy and same:
         return x
-    if isinstance(x, np.ndarray) and x.dtype == dtype:
-        return x.copy()
-    if _is_device(x) and x.dtype == dtype:
+    if same and (isinstance(x, np.ndarray) or _is_device(x)):
         return x.copy()
     return _core.astype(x, dtype, stream=stream)
 

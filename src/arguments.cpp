@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bfloat16.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
 
@@ -110,7 +111,12 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
 }
 
 DType dtype_from_python(py::handle dtype, const char* fname) {
+  // By name, bfloat16 needs no ml_dtypes: device arrays of it work without.
+  if (PyUnicode_Check(dtype.ptr()) && dtype.cast<std::string>() == "bfloat16") {
+    return DType::bfloat16;
+  }
   py::object d = py::module_::import("numpy").attr("dtype")(dtype);
+  if (is_ml_bfloat16(d)) return DType::bfloat16;
   const std::string kind = d.attr("kind").cast<std::string>();
   const int size = d.attr("itemsize").cast<int>();
   const std::string order = d.attr("byteorder").cast<std::string>();

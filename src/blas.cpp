@@ -203,6 +203,9 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
     case DType::float16:
       type = CUDA_R_16F;
       break;
+    case DType::bfloat16:
+      type = CUDA_R_16BF;
+      break;
     case DType::float32:
       break;
     case DType::float64:

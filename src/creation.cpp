@@ -240,6 +240,16 @@ std::int64_t arange_length(py::handle start, py::handle stop, py::handle step, b
 
 // `obj` converted to `dtype` as NumPy stores a value into an array of it, as bytes.
 void store_as(py::handle obj, DType dtype, unsigned char* bytes, const char* fname) {
+  if (dtype == DType::bfloat16) {
+    // Through float64 and then float32, as ml_dtypes rounds, and without needing ml_dtypes.
+    unsigned char wide[8];
+    store_as(obj, DType::float64, wide, fname);
+    double value;
+    std::memcpy(&value, wide, sizeof value);
+    const bfloat16 narrow = convert<bfloat16>(value);
+    std::memcpy(bytes, &narrow, sizeof narrow);
+    return;
+  }
   static py::object numpy_array = py::module_::import("numpy").attr("array");
   py::object converted;
   try {
@@ -312,8 +322,8 @@ py::object arange(py::handle start_obj, py::handle stop_obj, py::handle step_obj
 // Arithmetic of linspace's parameters in their type, as NumPy's scalars do it.
 template <class T>
 T subtract(T x, T y) {
-  if constexpr (is_half_v<T>) {
-    return float_to_half(half_to_float(x) - half_to_float(y));
+  if constexpr (is_narrow_float_v<T>) {
+    return convert<T>(convert<float>(x) - convert<float>(y));
   } else if constexpr (is_complex_v<T>) {
     return T(x.real() - y.real(), x.imag() - y.imag());
   } else {
@@ -324,8 +334,8 @@ T subtract(T x, T y) {
 // x / d for a real d, as NumPy divides by d + 0j (by multiplying with 1 / d) for complex x.
 template <class T>
 T divide(T x, T d) {
-  if constexpr (is_half_v<T>) {
-    return float_to_half(half_to_float(x) / half_to_float(d));
+  if constexpr (is_narrow_float_v<T>) {
+    return convert<T>(convert<float>(x) / convert<float>(d));
   } else if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
     const R scale = R(1) / d.real();
@@ -337,8 +347,8 @@ T divide(T x, T d) {
 
 template <class T>
 bool is_zero(T x) {
-  if constexpr (is_half_v<T>) {
-    return half_to_float(x) == 0.0f;
+  if constexpr (is_narrow_float_v<T>) {
+    return convert<float>(x) == 0.0f;
   } else if constexpr (is_complex_v<T>) {
     return x.real() == 0 && x.imag() == 0;
   } else {
@@ -411,12 +421,16 @@ py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_ob
         step = divide(delta, d);
         // A step that underflowed to zero: (i / divisor) * delta instead (NumPy's gh-5437).
         p.divide = is_zero(step);
-        py::object scalar_type = numpy_dtype(dt).attr("type");
-        alignas(16) unsigned char step_bytes[16] = {};
-        std::memcpy(step_bytes, static_cast<const void*>(&step), sizeof(T));
-        py::array holder(py::dtype::from_args(numpy_dtype(dt)), std::vector<py::ssize_t>{},
-                         std::vector<py::ssize_t>{}, step_bytes);
-        step_value = holder[py::tuple()];
+        if constexpr (is_bfloat16_v<T>) {
+          // A Python float: NumPy's bfloat16 scalar would need ml_dtypes.
+          step_value = py::float_(convert<double>(step));
+        } else {
+          alignas(16) unsigned char step_bytes[16] = {};
+          std::memcpy(step_bytes, static_cast<const void*>(&step), sizeof(T));
+          py::array holder(py::dtype::from_args(numpy_dtype(dt)), std::vector<py::ssize_t>{},
+                           std::vector<py::ssize_t>{}, step_bytes);
+          step_value = holder[py::tuple()];
+        }
       }
       const T increment = divisor > 0 && !p.divide ? step : delta;
       std::memcpy(p.a, static_cast<const void*>(&a), sizeof(T));

@@ -29,6 +29,9 @@ bool dtype_from_dl(const dl::DataType& t, DType* out) {
       return dtype_from_kind('f', t.bits / 8, out) && t.bits % 8 == 0;
     case dl::kComplex:
       return dtype_from_kind('c', t.bits / 8, out) && t.bits % 8 == 0;
+    case dl::kBfloat:
+      *out = DType::bfloat16;
+      return t.bits == 16;
     default:
       return false;
   }
@@ -36,7 +39,10 @@ bool dtype_from_dl(const dl::DataType& t, DType* out) {
 
 dl::DataType dl_from_dtype(DType d) {
   dl::DataType t;
-  switch (dtype_kind(d)) {
+  switch (d == DType::bfloat16 ? 'B' : dtype_kind(d)) {
+    case 'B':
+      t.code = dl::kBfloat;
+      break;
     case 'b':
       t.code = dl::kBool;
       break;

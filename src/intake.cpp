@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "bfloat16.hpp"
 #include "dlpack.hpp"
 #include "ndarray.hpp"
 #include "numcu/checked.hpp"
@@ -96,9 +97,15 @@ bool intake_buffer(py::handle obj, const char* fname, Role role, Operand& op) {
   if (!PyObject_CheckBuffer(obj.ptr())) return false;
   auto buf = std::unique_ptr<Py_buffer, BufferRelease>(new Py_buffer);
   if (PyObject_GetBuffer(obj.ptr(), buf.get(), PyBUF_RECORDS_RO) != 0) {
-    // NumPy refuses buffers for dtypes PEP 3118 cannot describe (datetime64, ...).
+    // NumPy refuses buffers for dtypes PEP 3118 cannot describe (datetime64, ...), ml_dtypes'
+    // bfloat16 among them: that one comes in through a uint16 view of its memory.
     PyErr_Clear();
     delete buf.release();
+    const py::object bits = bfloat16_bits(obj);
+    if (!bits.is_none() && intake_buffer(bits, fname, role, op)) {
+      op.view.dtype = DType::bfloat16;
+      return true;
+    }
     unsupported_dtype(fname, dtype_text(obj, "?"));
   }
   DType dtype;

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <string>
 
+#include "bfloat16.hpp"
 #include "dlpack.hpp"
 #include "elementwise_call.hpp"
 #include "intake.hpp"
@@ -123,6 +124,8 @@ py::tuple NdArray::strides() const {
 namespace {
 
 std::string typestr(DType dtype) {
+  // As NumPy describes ml_dtypes' bfloat16: the interface has no code of its own for it.
+  if (dtype == DType::bfloat16) return "<V2";
   const char kind = dtype_kind(dtype);
   const int size = itemsize(dtype);
   return std::string(size == 1 ? "|" : "<") + kind + std::to_string(size);
@@ -148,9 +151,15 @@ py::object numpy_dtype(DType dtype) {
   static const std::array<py::object, kNumDTypes>* table = [] {
     auto* t = new std::array<py::object, kNumDTypes>();
     py::object np_dtype = py::module_::import("numpy").attr("dtype");
-    for (int i = 0; i < kNumDTypes; ++i) (*t)[i] = np_dtype(dtype_name(static_cast<DType>(i)));
+    for (int i = 0; i < kNumDTypes; ++i) {
+      if (static_cast<DType>(i) != DType::bfloat16) {
+        (*t)[i] = np_dtype(dtype_name(static_cast<DType>(i)));
+      }
+    }
     return t;
   }();
+  // Asked for each time: ml_dtypes may be installed, or imported, after the first call.
+  if (dtype == DType::bfloat16) return ml_bfloat16_dtype("numcu");
   return (*table)[static_cast<int>(dtype)];
 }
 
@@ -215,6 +224,8 @@ const char* buffer_format(DType dtype) {
       return "Zf";
     case DType::complex128:
       return "Zd";
+    case DType::bfloat16:
+      break;  // PEP 3118 has no code for it; refused before it is asked for
   }
   return "B";
 }
@@ -242,6 +253,11 @@ int ndarray_getbuffer(PyObject* self, Py_buffer* view, int flags) {
     const bool f_order = reversed.is_c_contiguous();
     if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && v.readonly) {
       return buffer_refused("numcu.ndarray: the array is read-only");
+    }
+    if (v.dtype == DType::bfloat16) {
+      return buffer_refused(
+          "numcu.ndarray: the buffer protocol has no format for bfloat16; use DLPack or "
+          "numcu.asnumpy (with ml_dtypes installed)");
     }
     if (((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !c_order) ||
         ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !f_order) ||

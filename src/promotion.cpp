@@ -41,9 +41,9 @@ Typed promote(Typed a, Typed b) {
 // pairwise promotion can miss (int8, uint8, float16 gives float16, not int16's float32).
 DType common_dtype(const Typed* t, int n, DType pairwise) {
   static constexpr DType kBySize[] = {
-      DType::bool_,   DType::int8,    DType::uint8,     DType::int16,     DType::uint16,
-      DType::int32,   DType::uint32,  DType::int64,     DType::uint64,    DType::float16,
-      DType::float32, DType::float64, DType::complex64, DType::complex128};
+      DType::bool_,    DType::int8,    DType::uint8,   DType::int16,     DType::uint16,
+      DType::int32,    DType::uint32,  DType::int64,   DType::uint64,    DType::float16,
+      DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
   for (DType c : kBySize) {
     if (c == pairwise) break;
     bool all = true;

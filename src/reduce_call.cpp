@@ -124,9 +124,10 @@ DType real_dtype(DType d) {
   return d;
 }
 
-// NumPy's result dtype of sum and prod (and their scans): small integers widen, float16 stays.
+// NumPy's result dtype of sum and prod (and their scans): small integers widen, float16 and
+// bfloat16 stay.
 DType sum_result_dtype(DType t) {
-  return t == DType::float16 ? t : reduce_out_dtype(ReduceOp::sum, t);
+  return t == DType::float16 || t == DType::bfloat16 ? t : reduce_out_dtype(ReduceOp::sum, t);
 }
 
 // The dtype NumPy returns, given the input dtype and dtype= (when has_dtype).

@@ -4,7 +4,7 @@ Specification:
 - ``numcu.__version__`` is a string and equals ``build_info()["version"]``;
 - ``build_info()`` has version, cuda_version, cuda_architectures, backends and dtypes; "cpu" is
   always a backend, and a usable GPU implies the "cuda" backend was compiled in;
-- ``numcu.dtypes`` (and build_info's) are exactly the 14 supported dtype names;
+- ``numcu.dtypes`` (and build_info's) are exactly the 14 NumPy dtype names and bfloat16;
 - ``numcu.cuda.device_count()`` is an int >= 0 and ``is_available()`` a bool;
 - ``python -m numcu`` runs and prints the version;
 - ``import numcu`` works, and host data runs on the CPU, where no GPU can be seen.
@@ -87,14 +87,15 @@ def test_build_info():
         assert not numcu.cuda.is_available()
 
 
-def test_dtypes_are_the_14_supported():
+def test_dtypes_are_the_15_supported():
     info_dtypes = numcu.build_info()["dtypes"]
+    names = (*DTYPE_NAMES, "bfloat16")  # bfloat16 is NumPy's through ml_dtypes
 
     assert isinstance(numcu.dtypes, tuple)
-    assert len(numcu.dtypes) == len(set(numcu.dtypes)) == 14
-    assert sorted(numcu.dtypes) == sorted(DTYPE_NAMES)
-    assert sorted(info_dtypes) == sorted(DTYPE_NAMES)
-    assert all(np.dtype(name).name == name for name in numcu.dtypes)
+    assert len(numcu.dtypes) == len(set(numcu.dtypes)) == 15
+    assert sorted(numcu.dtypes) == sorted(names)
+    assert sorted(info_dtypes) == sorted(names)
+    assert all(np.dtype(name).name == name for name in DTYPE_NAMES)
 
 
 def test_cuda_presence_queries():

@@ -1035,7 +1035,7 @@ DLPACK = {
     ),
     "lanes": ("numcu.add(dl(lanes=4), 1.0)", TypeError, "numcu.add: unsupported dtype float32x4"),
     "opaque": ("numcu.add(dl(code=3), 1.0)", TypeError, "numcu.add: unsupported dtype opaque32"),
-    "bfloat16": ("numcu.add(dl(code=4, bits=16), 1.0)", TypeError, "unsupported dtype bfloat16"),
+    "bfloat32": ("numcu.add(dl(code=4, bits=32), 1.0)", TypeError, "unsupported dtype bfloat32"),
     "float8": (
         "numcu.add(dl(code=7, bits=8), 1.0)",
         TypeError,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "cpu_parallel.hpp"
 #include "cpu_vector_math.hpp"
 #include "numcu/elementwise.hpp"
+#include "numcu/errors.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/ops.hpp"
 #include "numcu/types.hpp"
@@ -128,11 +130,34 @@ void dense_dispatch(unsigned mask, const Op& op, Out* out, const std::tuple<cons
   ((mask == M ? dense_kernel<M, Op, Out, In...>(op, out, in, values, n) : void()), ...);
 }
 
+// bfloat16 loops take one plain loop that tests the constant inputs as it goes, instead of a
+// vectorised loop per pattern of constant inputs: they are the fifteenth dtype's share of the
+// module, and GCC 12 also fails to vectorise some of them (an internal compiler error on float
+// bits taken apart right after being put together from bfloat16's).
+#if defined(__GNUC__) && !defined(__clang__)
+#define NUMCU_NO_VECTORIZE __attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+#define NUMCU_NO_VECTORIZE __attribute__((noinline))
+#endif
+template <class Op, class Out, class... In, std::size_t... I>
+NUMCU_NO_VECTORIZE void dense_any_mask(unsigned mask, Op op, Out* out, std::tuple<const In*...> in,
+                                       std::tuple<In...> values, std::int64_t n,
+                                       std::index_sequence<I...>) {
+  for (std::int64_t k = 0; k < n; ++k) {
+    out[k] = convert<Out>(op(
+        convert<compute_t<In>>(((mask >> I) & 1u) ? std::get<I>(values) : std::get<I>(in)[k])...));
+  }
+}
+
 template <class Op, class Out, class... In>
 void dense(unsigned mask, const Op& op, Out* out, const std::tuple<const In*...>& in,
            const std::tuple<In...>& values, std::int64_t n) {
-  dense_dispatch<Op, Out, In...>(mask, op, out, in, values, n,
-                                 std::make_integer_sequence<unsigned, (1u << sizeof...(In))>{});
+  if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
+    dense_any_mask<Op, Out, In...>(mask, op, out, in, values, n, std::index_sequence_for<In...>{});
+  } else {
+    dense_dispatch<Op, Out, In...>(mask, op, out, in, values, n,
+                                   std::make_integer_sequence<unsigned, (1u << sizeof...(In))>{});
+  }
 }
 
 // Contiguous operands: elements [begin, end).
@@ -244,10 +269,17 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
 }
 
 // The CPU backend as ufunc_dispatch.hpp's run_loop calls it.
+// bfloat16 ufuncs never get here: ufunc_cpu runs them on float32 copies (ufunc_cpu.cpp), so the
+// module holds no CPU loop of its own for them.
 struct Runner {
   template <class Op, class Out, class... In>
   void run(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
-    run_elementwise<Op, Out, In...>(op, p);
+    if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
+      throw_value_error(std::string(ufunc_name<Op>::fname) +
+                        ": bfloat16 runs on the float32 loop on the CPU");
+    } else {
+      run_elementwise<Op, Out, In...>(op, p);
+    }
   }
 };
 

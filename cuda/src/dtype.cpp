@@ -20,6 +20,7 @@ int kind_rank(char kind) {
   }
 }
 
+// float16, never bfloat16, for ('f', 2).
 DType make(char kind, int size) {
   DType d = DType::float64;
   dtype_from_kind(kind, size, &d);
@@ -30,10 +31,25 @@ DType make(char kind, int size) {
 // decides it: 8-bit integers fit float16, 16-bit float32, wider ones float64.
 int float_size_for_int(int size) { return size == 1 ? 2 : size == 2 ? 4 : 8; }
 
+// bfloat16 with another dtype, as ml_dtypes promotes it where it does (bool and 8-bit
+// integers stay bfloat16, float32 and wider floats and complex win) and otherwise, as NumPy
+// would, to the smallest dtype both cast to safely: float16 and 16-bit integers meet it in
+// float32, wider integers in float64 (PyTorch and JAX also give float32 for float16).
+DType promote_bfloat16(DType other) {
+  const char k = dtype_kind(other);
+  const int size = itemsize(other);
+  if (k == 'b' || ((k == 'i' || k == 'u') && size == 1)) return DType::bfloat16;
+  if (k == 'i' || k == 'u') return size == 2 ? DType::float32 : DType::float64;
+  if (other == DType::float16) return DType::float32;
+  return other;
+}
+
 }  // namespace
 
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
+  if (a == DType::bfloat16) return promote_bfloat16(b);
+  if (b == DType::bfloat16) return promote_bfloat16(a);
   char ka = dtype_kind(a), kb = dtype_kind(b);
   if (kind_rank(ka) > kind_rank(kb)) {
     std::swap(a, b);

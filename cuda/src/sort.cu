@@ -160,7 +160,7 @@ void sort_rows(const SortParams& p, const void* in, void* values, std::int64_t* 
                Transform transform, cudaStream_t s) {
   const std::int64_t n = p.rows * p.len;
   if (n == 0) return;
-  const KeyFormat f{dtype_kind(p.dtype), sorting::key_bits(p.dtype), transform};
+  const KeyFormat f{sorting::key_kind(p.dtype), sorting::key_bits(p.dtype), transform};
   const int row_bits = p.rows > 1 ? bits_for(p.rows - 1) : 0;
   const unsigned grid = grid_for(n);
   with_load_type(p.dtype, [&](auto load_tag) {
@@ -303,7 +303,7 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
                       std::int64_t* perm, void* sorted, std::int64_t* pos, Stream stream) {
   if (n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
-  const KeyFormat f{dtype_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
+  const KeyFormat f{sorting::key_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
   const unsigned grid = grid_for(n);
   with_load_type(dtype, [&](auto load_tag) {
     using L = decltype(load_tag);
@@ -375,7 +375,7 @@ void searchsorted_cuda(DType dtype, std::int64_t n, const void* haystack, std::i
                        const void* needles, bool right, std::int64_t* out, Stream stream) {
   if (m == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
-  const KeyFormat f{dtype_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
+  const KeyFormat f{sorting::key_kind(dtype), sorting::key_bits(dtype), Transform::canonical};
   with_load_type(dtype, [&](auto load_tag) {
     using L = decltype(load_tag);
     using U = std::conditional_t<sizeof(L) == 8, std::uint64_t, std::uint32_t>;

@@ -38,7 +38,7 @@ void store_bits(void* base, std::int64_t i, int size, U v) {
 template <class U>
 U key_at(DType dtype, const void* in, std::int64_t i, Transform t) {
   const int size = itemsize(dtype);
-  return sorting::to_key<U>(load_bits<U>(in, i, size), dtype_kind(dtype), 8 * size, t);
+  return sorting::to_key<U>(load_bits<U>(in, i, size), sorting::key_kind(dtype), 8 * size, t);
 }
 
 template <class U>
@@ -53,7 +53,7 @@ void sort_cpu(const SortParams& p, const void* in, void* values) {
   with_key_type(p.dtype, [&](auto tag) {
     using U = decltype(tag);
     const int size = itemsize(p.dtype);
-    const char kind = dtype_kind(p.dtype);
+    const char kind = sorting::key_kind(p.dtype);
     const U flip = p.descending ? key_mask<U>(p.dtype) : U(0);
     std::vector<U> keys(static_cast<std::size_t>(p.len));
     for (std::int64_t r = 0; r < p.rows; ++r) {
@@ -102,7 +102,8 @@ void unique_sort_cpu(DType dtype, std::int64_t n, const void* in, bool nan_disti
       for (std::int64_t i = 0; i < n; ++i) keys[i] = key_at<U>(dtype, in, i, Transform::canonical);
       std::sort(keys.begin(), keys.end());
       for (std::int64_t i = 0; i < n; ++i) {
-        store_bits<U>(sorted, i, size, sorting::from_key<U>(keys[i], dtype_kind(dtype), 8 * size));
+        store_bits<U>(sorted, i, size,
+                      sorting::from_key<U>(keys[i], sorting::key_kind(dtype), 8 * size));
         distinct += fresh(i, keys[i], i > 0 ? keys[i - 1] : U(0)) ? 1 : 0;
         pos[i] = distinct;
       }

@@ -352,7 +352,7 @@ def absolute(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -377,7 +377,7 @@ def add(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: typin
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -404,7 +404,7 @@ def all(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -436,7 +436,7 @@ def any(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -494,7 +494,7 @@ def arccos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -519,7 +519,7 @@ def arccosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -544,7 +544,7 @@ def arcsin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -569,7 +569,7 @@ def arcsinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -594,7 +594,7 @@ def arctan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -619,7 +619,7 @@ def arctan2(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -644,7 +644,7 @@ def arctanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -668,7 +668,7 @@ def argmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
@@ -700,7 +700,7 @@ def argmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
@@ -868,7 +868,7 @@ def cbrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -893,7 +893,7 @@ def ceil(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -924,7 +924,7 @@ def copysign(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devic
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -949,7 +949,7 @@ def cos(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -974,7 +974,7 @@ def cosh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -998,7 +998,7 @@ def count_nonzero(a: typing.Any, axis: typing.Any = None, *, keepdims: typing.An
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     keepdims : bool, optional
@@ -1027,7 +1027,7 @@ def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to scan along; None scans the flattened array.
     dtype : dtype, optional
@@ -1058,7 +1058,7 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None or int, optional
         The axis to scan along; None scans the flattened array.
     dtype : dtype, optional
@@ -1090,7 +1090,7 @@ def deg2rad(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1121,7 +1121,7 @@ def divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: ty
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -1195,7 +1195,7 @@ def equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1220,7 +1220,7 @@ def exp(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1245,7 +1245,7 @@ def exp2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1270,7 +1270,7 @@ def expm1(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1295,7 +1295,7 @@ def floor(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1320,7 +1320,7 @@ def floor_divide(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, d
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1345,7 +1345,7 @@ def fmax(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1370,7 +1370,7 @@ def fmin(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1458,7 +1458,7 @@ def greater(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1483,7 +1483,7 @@ def greater_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1508,7 +1508,7 @@ def heaviside(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1533,7 +1533,7 @@ def hypot(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1583,7 +1583,7 @@ def isfinite(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1608,7 +1608,7 @@ def isinf(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1633,7 +1633,7 @@ def isnan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1683,7 +1683,7 @@ def less(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: t
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1708,7 +1708,7 @@ def less_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1761,7 +1761,7 @@ def log(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1786,7 +1786,7 @@ def log10(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1811,7 +1811,7 @@ def log1p(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1836,7 +1836,7 @@ def log2(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1861,7 +1861,7 @@ def logaddexp(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1886,7 +1886,7 @@ def logical_and(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1911,7 +1911,7 @@ def logical_not(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1936,7 +1936,7 @@ def logical_or(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, dev
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1961,7 +1961,7 @@ def logical_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1985,7 +1985,7 @@ def max(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -2018,7 +2018,7 @@ def maximum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2042,7 +2042,7 @@ def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2076,7 +2076,7 @@ def min(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -2109,7 +2109,7 @@ def minimum(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2138,7 +2138,7 @@ def multiply(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -2165,7 +2165,7 @@ def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -2197,7 +2197,7 @@ def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2231,7 +2231,7 @@ def nanmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
@@ -2263,7 +2263,7 @@ def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2297,7 +2297,7 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2332,7 +2332,7 @@ def negative(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2357,7 +2357,7 @@ def not_equal(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2428,7 +2428,7 @@ def positive(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = N
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2453,7 +2453,7 @@ def power(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, device: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2477,7 +2477,7 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2512,7 +2512,7 @@ def rad2deg(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2537,7 +2537,7 @@ def reciprocal(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any =
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2562,7 +2562,7 @@ def remainder(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, devi
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2612,7 +2612,7 @@ def rint(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2659,7 +2659,7 @@ def sign(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2684,7 +2684,7 @@ def signbit(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = No
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2709,7 +2709,7 @@ def sin(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2734,7 +2734,7 @@ def sinh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2766,7 +2766,7 @@ def sqrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2791,7 +2791,7 @@ def square(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = Non
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2815,7 +2815,7 @@ def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2852,7 +2852,7 @@ def subtract(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     dev_id, sync, output :
@@ -2879,7 +2879,7 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -2928,7 +2928,7 @@ def tan(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, 
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2953,7 +2953,7 @@ def tanh(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None,
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2990,7 +2990,7 @@ def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba) or ``__dlpack__``, or Python
         scalars; broadcast together, promoted as NumPy 2 does (Python scalars are weak).
-        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64.
+        dtypes: bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, bfloat16.
     out : array, optional
         Where to write the result (cast with casting='same_kind'); it is returned.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -3014,7 +3014,7 @@ def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     a : array_like
         NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
         ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
-        dtypes: all 14 of numcu.dtypes.
+        dtypes: all 15 of numcu.dtypes.
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
@@ -3095,7 +3095,7 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
         NumPy drops it.
     """
 __version__: str
-dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128')
+dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
 scans: tuple[str, ...] = ('cumsum', 'cumprod')
 ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))

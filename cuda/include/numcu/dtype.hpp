@@ -10,21 +10,24 @@
 namespace numcu {
 
 // X(enumerator, C++ type, NumPy name, kind character, itemsize)
-#define NUMCU_DTYPES(X)                                 \
-  X(bool_, bool, "bool", 'b', 1)                        \
-  X(int8, std::int8_t, "int8", 'i', 1)                  \
-  X(int16, std::int16_t, "int16", 'i', 2)               \
-  X(int32, std::int32_t, "int32", 'i', 4)               \
-  X(int64, std::int64_t, "int64", 'i', 8)               \
-  X(uint8, std::uint8_t, "uint8", 'u', 1)               \
-  X(uint16, std::uint16_t, "uint16", 'u', 2)            \
-  X(uint32, std::uint32_t, "uint32", 'u', 4)            \
-  X(uint64, std::uint64_t, "uint64", 'u', 8)            \
-  X(float16, ::numcu::half, "float16", 'f', 2)          \
-  X(float32, float, "float32", 'f', 4)                  \
-  X(float64, double, "float64", 'f', 8)                 \
-  X(complex64, ::numcu::complex64, "complex64", 'c', 8) \
-  X(complex128, ::numcu::complex128, "complex128", 'c', 16)
+// bfloat16 counts as a float ('f') for promotion and casting; NumPy knows it only through the
+// ml_dtypes package, as a 2-byte void ('V2'), and lookups by kind and size find float16 first.
+#define NUMCU_DTYPES(X)                                     \
+  X(bool_, bool, "bool", 'b', 1)                            \
+  X(int8, std::int8_t, "int8", 'i', 1)                      \
+  X(int16, std::int16_t, "int16", 'i', 2)                   \
+  X(int32, std::int32_t, "int32", 'i', 4)                   \
+  X(int64, std::int64_t, "int64", 'i', 8)                   \
+  X(uint8, std::uint8_t, "uint8", 'u', 1)                   \
+  X(uint16, std::uint16_t, "uint16", 'u', 2)                \
+  X(uint32, std::uint32_t, "uint32", 'u', 4)                \
+  X(uint64, std::uint64_t, "uint64", 'u', 8)                \
+  X(float16, ::numcu::half, "float16", 'f', 2)              \
+  X(float32, float, "float32", 'f', 4)                      \
+  X(float64, double, "float64", 'f', 8)                     \
+  X(complex64, ::numcu::complex64, "complex64", 'c', 8)     \
+  X(complex128, ::numcu::complex128, "complex128", 'c', 16) \
+  X(bfloat16, ::numcu::bfloat16, "bfloat16", 'f', 2)
 
 enum class DType : std::uint8_t {
 #define NUMCU_ENUM(e, T, name, kind, size) e,

@@ -342,8 +342,10 @@ void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof.
                                  cudaStream_t stream) {
   constexpr int N = 1 + sizeof...(In);
   // Complex arithmetic takes the lean set: its bodies are several times longer, and the extra
-  // kernels the full set adds for it would cost a third of the module's complex code.
-  constexpr bool full = Kinds == Variants::full && !(is_complex_v<In> || ...);
+  // kernels the full set adds for it would cost a third of the module's complex code. bfloat16
+  // takes it too, to keep the fifteenth dtype's share of the module small.
+  constexpr bool full = Kinds == Variants::full && !(is_complex_v<In> || ...) &&
+                        !is_bfloat16_v<Out> && !(is_bfloat16_v<In> || ...);
   constexpr int kItemSizes[N] = {static_cast<int>(sizeof(Out)), static_cast<int>(sizeof(In))...};
   constexpr int kAlignments[N] = {static_cast<int>(alignof(Out)), static_cast<int>(alignof(In))...};
   check_launch(p, kItemSizes, kAlignments);

@@ -604,7 +604,9 @@ struct SignBit : Predicate {
     } else if constexpr (std::is_integral_v<T>) {
       return a < 0;
     } else {
-      return m::signbit(a);
+      // copysign rather than signbit: GCC 12's vectoriser fails (an internal compiler error) on
+      // signbit's integer shift of a float just widened from bfloat16's bits.
+      return m::copysign(T(1), a) < T(0);
     }
   }
 };

@@ -43,7 +43,7 @@ NUMCU_HD NUMCU_FORCEINLINE bool less(V a, V b) {
 }
 
 // NumPy's accumulators for sum and prod: bool and signed integers narrower than int64 go to
-// int64, unsigned ones to uint64; float16 is accumulated in float32.
+// int64, unsigned ones to uint64; float16 and bfloat16 are accumulated in float32.
 template <class T>
 using sum_acc_t =
     std::conditional_t<std::is_same_v<T, bool> || (std::is_signed_v<T> && std::is_integral_v<T>),
@@ -343,12 +343,12 @@ struct SqDev : Base {
 };
 
 // Scans: cumsum and cumprod accumulate like sum and prod and store the input's type for
-// float16, the accumulator's otherwise.
+// float16 and bfloat16, the accumulator's otherwise.
 template <class T, int Identity, bool Multiply>
 struct Scan {
   using In = T;
   using Acc = sum_acc_t<T>;
-  using Out = std::conditional_t<is_half_v<T>, T, Acc>;
+  using Out = std::conditional_t<is_narrow_float_v<T>, T, Acc>;
   static constexpr bool multiply = Multiply;
   NUMCU_HD Acc identity() const { return Acc(Identity); }
   NUMCU_HD Acc leaf(T x) const { return convert<Acc>(x); }

@@ -89,8 +89,15 @@ NUMCU_HD NUMCU_FORCEINLINE R div(R x, R y) {
 NUMCU_HD NUMCU_FORCEINLINE float floor_of(float x) { return ::floorf(x); }
 NUMCU_HD NUMCU_FORCEINLINE double floor_of(double x) { return ::floor(x); }
 
-// A float16 operation as NumPy does it: in float32, rounded back to float16.
-NUMCU_HD NUMCU_FORCEINLINE half round_half(float x) { return float_to_half(x); }
+// A float16 (or bfloat16) operation as NumPy does it: in float32, rounded back to 16 bits.
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE T round_narrow(float x) {
+  return convert<T>(x);
+}
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE float widen(T x) {
+  return convert<float>(x);
+}
 
 template <class T>
 struct Sequence {
@@ -118,8 +125,8 @@ struct Sequence {
   NUMCU_HD T operator()(std::int64_t i) const {
     if (kind == SequenceKind::arange) return arange(i);
     T v = has_last && i == n - 1 ? last : linspace(i);
-    if constexpr (is_half_v<T>) {
-      if (floor) v = round_half(floor_of(half_to_float(v)));
+    if constexpr (is_narrow_float_v<T>) {
+      if (floor) v = round_narrow<T>(floor_of(widen(v)));
     } else if constexpr (std::is_floating_point_v<T>) {
       if (floor) v = floor_of(v);
     }
@@ -137,10 +144,10 @@ struct Sequence {
       const std::uint64_t start = static_cast<std::uint64_t>(a);
       const std::uint64_t delta = static_cast<std::uint64_t>(b) - start;
       return static_cast<T>(start + static_cast<std::uint64_t>(i) * delta);
-    } else if constexpr (is_half_v<T>) {
-      const float start = half_to_float(a);
-      const float delta = half_to_float(b) - start;
-      return round_half(add(start, mul(static_cast<float>(i), delta)));
+    } else if constexpr (is_narrow_float_v<T>) {
+      const float start = widen(a);
+      const float delta = widen(b) - start;
+      return round_narrow<T>(add(start, mul(static_cast<float>(i), delta)));
     } else if constexpr (is_complex_v<T>) {
       using R = typename T::value_type;
       const R x = static_cast<R>(i);
@@ -152,11 +159,11 @@ struct Sequence {
   }
 
   NUMCU_HD T linspace(std::int64_t i) const {
-    if constexpr (is_half_v<T>) {
-      float x = half_to_float(round_half(static_cast<float>(i)));
-      if (divide) x = half_to_float(round_half(div(x, half_to_float(divisor))));
-      x = half_to_float(round_half(mul(x, half_to_float(b))));
-      return round_half(add(x, half_to_float(a)));
+    if constexpr (is_narrow_float_v<T>) {
+      float x = widen(round_narrow<T>(static_cast<float>(i)));
+      if (divide) x = widen(round_narrow<T>(div(x, widen(divisor))));
+      x = widen(round_narrow<T>(mul(x, widen(b))));
+      return round_narrow<T>(add(x, widen(a)));
     } else if constexpr (is_complex_v<T>) {
       // (i + 0j) * b + a, part by part; dividing by a real divisor is NumPy's multiplication
       // by its reciprocal.

@@ -29,6 +29,10 @@ constexpr bool sortable(DType dtype) { return dtype_kind(dtype) != 'c'; }
 // Bits in the key of `dtype`.
 constexpr int key_bits(DType dtype) { return 8 * itemsize(dtype); }
 
+// The kind to_key and from_key take: dtype_kind's, but 'B' for bfloat16, whose 16 bits hold 7
+// mantissa bits, not float16's 10.
+constexpr char key_kind(DType dtype) { return dtype == DType::bfloat16 ? 'B' : dtype_kind(dtype); }
+
 enum class Transform : std::uint8_t { exact, canonical };
 
 // The key of an element given as its bits (`bits` wide, in the low bits of `v`).
@@ -38,9 +42,9 @@ NUMCU_HD NUMCU_FORCEINLINE U to_key(U v, char kind, int bits, Transform t) {
   const U all =
       bits == 8 * static_cast<int>(sizeof(U)) ? ~U(0) : static_cast<U>((U(1) << bits) - 1);
   if (kind == 'i') return static_cast<U>(v ^ sign);
-  if (kind != 'f') return v;
+  if (kind != 'f' && kind != 'B') return v;
   // Exponent all ones and a zero mantissa: infinity; anything above it without the sign: NaN.
-  const int mant = bits == 16 ? 10 : bits == 32 ? 23 : 52;
+  const int mant = kind == 'B' ? 7 : bits == 16 ? 10 : bits == 32 ? 23 : 52;
   const U inf = static_cast<U>((all >> (mant + 1)) << mant) & static_cast<U>(~sign);
   const U magnitude = static_cast<U>(v & ~sign);
   if (magnitude > inf) return t == Transform::canonical ? all : static_cast<U>(magnitude | sign);
@@ -55,7 +59,7 @@ NUMCU_HD NUMCU_FORCEINLINE U from_key(U k, char kind, int bits) {
   const U all =
       bits == 8 * static_cast<int>(sizeof(U)) ? ~U(0) : static_cast<U>((U(1) << bits) - 1);
   if (kind == 'i') return static_cast<U>(k ^ sign);
-  if (kind != 'f') return k;
+  if (kind != 'f' && kind != 'B') return k;
   return (k & sign) ? static_cast<U>(k & ~sign) : static_cast<U>(~k & all);
 }
 

@@ -1,9 +1,10 @@
 // The C++ element types behind numcu's dtypes, and conversions between them.
 //
-// With the CUDA toolkit, float16 is the toolkit's __half and complex numbers are libcu++'s
-// cuda::std::complex, in host and device code alike, so the CPU backend and the kernels share
-// one set of types. A build without the toolkit (CPU only) falls back to the compiler's
-// _Float16 and std::complex, which have the same layout.
+// With the CUDA toolkit, float16 is the toolkit's __half, bfloat16 its __nv_bfloat16 and complex
+// numbers are libcu++'s cuda::std::complex, in host and device code alike, so the CPU backend and
+// the kernels share one set of types. A build without the toolkit (CPU only) falls back to the
+// compiler's _Float16, a 16-bit storage type for bfloat16 and std::complex, which have the same
+// layout.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +13,13 @@
 #include "numcu/config.hpp"
 
 #if NUMCU_WITH_CUDA
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <cuda/std/complex>
 #else
 #include <complex>
+#include <cstring>
 #endif
 
 namespace numcu {
@@ -28,6 +31,9 @@ using complex = cuda::std::complex<T>;
 NUMCU_HD NUMCU_FORCEINLINE float half_to_float(half h) { return __half2float(h); }
 NUMCU_HD NUMCU_FORCEINLINE half float_to_half(float f) { return __float2half_rn(f); }
 NUMCU_HD NUMCU_FORCEINLINE half double_to_half(double d) { return __double2half(d); }
+using bfloat16 = __nv_bfloat16;
+NUMCU_HD NUMCU_FORCEINLINE float bfloat16_to_float(bfloat16 b) { return __bfloat162float(b); }
+NUMCU_HD NUMCU_FORCEINLINE bfloat16 float_to_bfloat16(float f) { return __float2bfloat16_rn(f); }
 #else
 using half = _Float16;
 template <class T>
@@ -35,6 +41,24 @@ using complex = std::complex<T>;
 inline float half_to_float(half h) { return static_cast<float>(h); }
 inline half float_to_half(float f) { return static_cast<half>(f); }
 inline half double_to_half(double d) { return static_cast<half>(d); }
+// bfloat16 is the upper half of a float32: only storage, all arithmetic is in float32.
+struct bfloat16 {
+  std::uint16_t bits;
+};
+inline float bfloat16_to_float(bfloat16 b) {
+  const std::uint32_t u = static_cast<std::uint32_t>(b.bits) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+// Round to nearest, ties to even; NaN stays a (quiet) NaN of the same sign.
+inline bfloat16 float_to_bfloat16(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return {static_cast<std::uint16_t>((u >> 16) | 0x40u)};
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return {static_cast<std::uint16_t>(u >> 16)};
+}
 #endif
 
 using complex64 = complex<float>;
@@ -51,7 +75,14 @@ template <class T>
 inline constexpr bool is_half_v = std::is_same_v<T, half>;
 
 template <class T>
-inline constexpr bool is_floating_v = std::is_floating_point_v<T> || is_half_v<T>;
+inline constexpr bool is_bfloat16_v = std::is_same_v<T, bfloat16>;
+
+// The 16-bit floats: stored narrow, computed in float32.
+template <class T>
+inline constexpr bool is_narrow_float_v = is_half_v<T> || is_bfloat16_v<T>;
+
+template <class T>
+inline constexpr bool is_floating_v = std::is_floating_point_v<T> || is_narrow_float_v<T>;
 
 // Inexact types: floating or complex; integer and bool inputs to true division become float64.
 template <class T>
@@ -60,7 +91,8 @@ inline constexpr bool is_inexact_v = is_floating_v<T> || is_complex_v<T>;
 template <class T>
 inline constexpr bool is_integer_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
-// The type arithmetic is done in: float16 is computed in float32, as NumPy does.
+// The type arithmetic is done in: float16 is computed in float32, as NumPy does, and bfloat16
+// too, as PyTorch and ml_dtypes do.
 template <class T>
 struct compute_type {
   using type = T;
@@ -69,17 +101,26 @@ template <>
 struct compute_type<half> {
   using type = float;
 };
+template <>
+struct compute_type<bfloat16> {
+  using type = float;
+};
 template <class T>
 using compute_t = typename compute_type<T>::type;
 
 // Element conversion with NumPy's meaning: complex to real keeps the real part, anything to
 // bool is "not zero", float16 goes through float32 (or float64 when the source is wider).
+// bfloat16 goes through float32 both ways, whatever the source, as ml_dtypes and PyTorch round it.
 template <class To, class From>
 NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
   if constexpr (std::is_same_v<To, From>) {
     return x;
   } else if constexpr (is_half_v<From>) {
     return convert<To>(half_to_float(x));
+  } else if constexpr (is_bfloat16_v<From>) {
+    return convert<To>(bfloat16_to_float(x));
+  } else if constexpr (is_bfloat16_v<To>) {
+    return float_to_bfloat16(convert<float>(x));
   } else if constexpr (is_complex_v<From>) {
     if constexpr (is_complex_v<To>) {
       using V = typename To::value_type;
