@@ -25,14 +25,16 @@ void with_key_type(DType dtype, F&& f) {
 
 template <class U>
 U load_bits(const void* base, std::int64_t i, int size) {
-  U v = 0;
-  std::memcpy(&v, static_cast<const char*>(base) + i * size, static_cast<std::size_t>(size));
+  U v = 0;  // size <= sizeof(U); the min keeps GCC's bounds analysis from seeing a wider copy
+  std::memcpy(&v, static_cast<const char*>(base) + i * size,
+              std::min(static_cast<std::size_t>(size), sizeof(U)));
   return v;
 }
 
 template <class U>
 void store_bits(void* base, std::int64_t i, int size, U v) {
-  std::memcpy(static_cast<char*>(base) + i * size, &v, static_cast<std::size_t>(size));
+  std::memcpy(static_cast<char*>(base) + i * size, &v,
+              std::min(static_cast<std::size_t>(size), sizeof(U)));
 }
 
 template <class U>
