@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     assert abs(s_mine - s_theirs) <= 2.0**-7 * abs(s_theirs) + 1e-3 * N**0.5, (s_mine, s_theirs)
 
     f32 = numcu.astype(nx, "float32")
+    f32_y = numcu.astype(ny, "float32")
     f32_out = numcu.astype(nz, "float32")
 
     def run(fn):
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         ("add bfloat16, numcu arrays", lambda: numcu.add(nx, ny, out=nz), 6 * N),
         ("add bfloat16, numcu on torch tensors", lambda: numcu.add(x, y, out=z), 6 * N),
         ("add bfloat16, torch.add", lambda: torch.add(x, y, out=z), 6 * N),
-        ("add float32, numcu arrays", lambda: numcu.add(f32, f32, out=f32_out), 12 * N),
+        ("add float32, numcu arrays", lambda: numcu.add(f32, f32_y, out=f32_out), 12 * N),
         ("sum bfloat16, numcu array", lambda: numcu.sum(nx), 2 * N),
         ("sum bfloat16, numcu on a torch tensor", lambda: numcu.sum(x), 2 * N),
         ("sum bfloat16, torch.sum", lambda: torch.sum(x), 2 * N),
