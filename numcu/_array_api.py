@@ -193,8 +193,8 @@ def astype(x, dtype, /, *, copy=True, device=None, stream=None):
         dtype = np.dtype(dtype)
     if device is not None:
         x = to_device(x, device, stream)
-    try:
-        same = x.dtype == dtype
+    try:  # a foreign array (CAI, DLPack) may have no dtype: _core.astype reads it
+        same = getattr(x, "dtype", None) == dtype
     except TypeError:  # a bfloat16 device array's dtype, where ml_dtypes is missing
         same = False
     if not copy and same:
