@@ -98,9 +98,8 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
   auto& map = owned_streams();
   auto it = map.find(stream);
   if (it == map.end()) return nullptr;
-  std::shared_ptr<StreamOwner> owner = it->second.lock();
-  if (!owner) map.erase(it);
-  return owner;
+  // An expired entry stays: foreign_stream tells a destroyed numcu stream by it.
+  return it->second.lock();
 }
 
 Stream home_stream(Stream stream) {
@@ -185,7 +184,13 @@ Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what
   const Stream stream = reinterpret_cast<Stream>(handle);
   auto& owned = owned_streams();
   auto it = owned.find(stream);
-  if (it != owned.end() && !it->second.expired()) return stream;
+  if (it != owned.end()) {
+    // The driver may crash on a destroyed stream's handle, so numcu never asks it of one it
+    // destroyed itself. (A stream another library makes later at the same address is refused
+    // too until numcu makes one there again: pass that library's stream object instead.)
+    if (!it->second.expired()) return stream;
+    not_a_stream(fname, what, handle, "numcu made that stream and has destroyed it since");
+  }
   CheckedStreams& checked = checked_streams();
   {
     std::lock_guard<std::mutex> lock(checked.mutex);

@@ -821,7 +821,7 @@ MADE_UP_STREAMS_ON_A_GPU = {
     "destroyed_numcu_stream": (
         "numcu.add(numcu.asarray(HOST), 1.0, stream=destroyed_stream())",
         ValueError,
-        "the CUDA driver does not know it",
+        "numcu made that stream and has destroyed it since",
     ),
 }
 
