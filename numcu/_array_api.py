@@ -91,12 +91,12 @@ def _axes(axis, ndim, fname):
     return out
 
 
-def _contiguous_strides(shape, itemsize):
-    strides, step = [], itemsize
-    for n in reversed(shape):
-        strides.append(step)
-        step *= builtins.max(n, 1)
-    return tuple(reversed(strides))
+def _into(out, result):
+    """`result`, or written into `out` (returned) where one was given."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
@@ -952,21 +952,13 @@ _REDUCE = {
 }
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 _UFUNC_EXTRA = {"conjugate": conj, "matmul": matmul, "vecdot": vecdot}
-_OPERAND_TYPES = (int, float, complex, builtins.bool, np.ndarray, np.generic)
-
-
-def _ufunc_impl(name):
-    if name in _UFUNC_EXTRA:
-        return _UFUNC_EXTRA[name]
-    if name in _core.ufuncs:
-        return getattr(_core, name)
-    return None
+_OPERAND_TYPES = (ndarray, int, float, complex, builtins.bool, np.ndarray, np.generic)
+# NumPy ufunc name -> numcu's function (the extras take precedence).
+_UFUNC_IMPLS = {**{name: getattr(_core, name) for name in _core.ufuncs}, **_UFUNC_EXTRA}
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    import numcu
-
-    if not all(isinstance(x, (ndarray, *_OPERAND_TYPES)) for x in inputs):
+    if not all(isinstance(x, _OPERAND_TYPES) for x in inputs):
         return NotImplemented
     out = kwargs.pop("out", None)
     if out is not None:
@@ -978,7 +970,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return NotImplemented
     dtype = kwargs.pop("dtype", None)
     if method == "__call__":
-        fn = _ufunc_impl(ufunc.__name__)
+        fn = _UFUNC_IMPLS.get(ufunc.__name__)
         if fn is None or kwargs or (dtype is not None and ufunc.__name__ in _UFUNC_EXTRA):
             return NotImplemented
         if dtype is not None:
@@ -995,22 +987,18 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
                 x.astype(dtype) if hasattr(x, "dtype") and x.dtype != dtype else x for x in inputs
             )
         if ufunc.__name__ in _UFUNC_EXTRA:
-            res = fn(*inputs)
-            if out is None:
-                return res
-            out[...] = res
-            return out
+            return _into(out, fn(*inputs))
         if where is True:
             return fn(*inputs, out=out)
         res = fn(*inputs)
         if out is None:
             return res  # NumPy leaves the elements where `where` is False undefined
-        out[...] = numcu.where(where, res, out)
+        out[...] = _core.where(where, res, out)
         return out
     if where is not True or kwargs.pop("initial", None) is not None:
         return NotImplemented
     if method == "reduce" and ufunc.__name__ in _REDUCE:
-        fn = getattr(numcu, _REDUCE[ufunc.__name__])
+        fn = getattr(_core, _REDUCE[ufunc.__name__])
         axis = kwargs.pop("axis", 0)
         keepdims = kwargs.pop("keepdims", False)
         if kwargs:
@@ -1021,13 +1009,13 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return NotImplemented
         return fn(inputs[0], axis=axis, out=out, keepdims=keepdims)
     if method == "accumulate" and ufunc.__name__ in _ACCUMULATE:
-        fn = getattr(numcu, _ACCUMULATE[ufunc.__name__])
+        fn = getattr(_core, _ACCUMULATE[ufunc.__name__])
         axis = kwargs.pop("axis", 0)
         if kwargs:
             return NotImplemented
         return fn(inputs[0], axis, dtype, out)
     if method == "outer" and len(inputs) == 2 and not kwargs and dtype is None:
-        fn = _ufunc_impl(ufunc.__name__)
+        fn = _UFUNC_IMPLS.get(ufunc.__name__)
         if fn is None:
             return NotImplemented
         a, b = (_as_array(x, self) for x in inputs)
@@ -1078,7 +1066,7 @@ def _numpy_functions():
         ):
             no("where", where, fname=name)
             no("mean", mean, fname=name)
-            return fn(a, axis, dtype, out, ddof if correction is None else correction, keepdims)
+            return fn(a, axis, dtype, out, ddof, keepdims, correction=correction)
 
         return impl
 
@@ -1100,11 +1088,7 @@ def _numpy_functions():
 
     def cumulative(fn):
         def impl(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-            r = fn(x, axis=axis, dtype=dtype, include_initial=include_initial)
-            if out is None:
-                return r
-            out[...] = r
-            return out
+            return _into(out, fn(x, axis=axis, dtype=dtype, include_initial=include_initial))
 
         return impl
 
@@ -1170,11 +1154,7 @@ def _numpy_functions():
 
     def take_(a, indices, axis=None, out=None, mode="raise"):
         no("mode", mode, "raise", "take")
-        r = take(a, indices, axis=axis)
-        if out is None:
-            return r
-        out[...] = r
-        return out
+        return _into(out, take(a, indices, axis=axis))
 
     def searchsorted_(a, v, side="left", sorter=None):
         return _core.searchsorted(a, v, side=side, sorter=sorter)
@@ -1202,11 +1182,7 @@ def _numpy_functions():
     def dot_(a, b, out=None):
         if a.ndim > 2 or b.ndim > 2:
             raise TypeError("numcu.dot: arrays of more than 2 dimensions are not supported")
-        r = matmul(a, b) if a.ndim and b.ndim else numcu.multiply(a, b)
-        if out is None:
-            return r
-        out[...] = r
-        return out
+        return _into(out, matmul(a, b) if a.ndim and b.ndim else numcu.multiply(a, b))
 
     def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         close = numcu.less_equal(
@@ -1425,22 +1401,6 @@ def array_function(self, func, types, args, kwargs):
     global _FUNCTIONS
     if _FUNCTIONS is None:
         _FUNCTIONS = _numpy_functions()
-        _CREATION.update(
-            f
-            for f in (
-                np.asarray,
-                np.array,
-                np.asanyarray,
-                np.ascontiguousarray,
-                np.empty,
-                np.zeros,
-                np.ones,
-                np.full,
-                np.arange,
-                np.linspace,
-                np.eye,
-            )
-        )
     impl = _FUNCTIONS.get(func)
     if impl is None or not all(issubclass(t, (ndarray, np.ndarray)) for t in types):
         return NotImplemented
@@ -1451,7 +1411,22 @@ def array_function(self, func, types, args, kwargs):
     return impl(*args, **kwargs)
 
 
-_CREATION = set()
+# NumPy's creation functions, which numcu serves for like=<numcu array>.
+_CREATION = frozenset(
+    (
+        np.asarray,
+        np.array,
+        np.asanyarray,
+        np.ascontiguousarray,
+        np.empty,
+        np.zeros,
+        np.ones,
+        np.full,
+        np.arange,
+        np.linspace,
+        np.eye,
+    )
+)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins as builtins
 from collections import namedtuple
 import math as math
+import numcu._core
 from numcu import _core
 from numcu._core import absolute as abs
 from numcu._core import arccos as acos
@@ -162,14 +163,16 @@ def _atleast(arrays, n, always_list = False):
     ...
 def _axes(axis, ndim, fname):
     ...
-def _contiguous_strides(shape, itemsize):
-    ...
 def _device_arg(x):
     """
     What device= takes to put a new array where `x` is.
     """
 def _dtype_of(x):
     ...
+def _into(out, result):
+    """
+    `result`, or written into `out` (returned) where one was given.
+    """
 def _is_device(x):
     ...
 def _normalize_axis(axis, ndim, fname):
@@ -185,8 +188,6 @@ def _part(x, which):
 def _same_place(arrays, fname):
     ...
 def _triangle(x, k, lower):
-    ...
-def _ufunc_impl(name):
     ...
 def _with_correction(core_fn):
     """
@@ -334,11 +335,12 @@ def vecdot(x1, x2, *, axis = -1):
 NAMESPACE: list[str] = ['__array_api_version__', '__array_namespace_info__', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'real', 'imag', 'conj', 'round', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'concat', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose']
 _ACCUMULATE: dict = {'add': 'cumsum', 'multiply': 'cumprod'}
 _ALIASES: dict = {'abs': 'absolute', 'acos': 'arccos', 'acosh': 'arccosh', 'asin': 'arcsin', 'asinh': 'arcsinh', 'atan': 'arctan', 'atan2': 'arctan2', 'atanh': 'arctanh', 'bitwise_invert': 'invert', 'bitwise_left_shift': 'left_shift', 'bitwise_right_shift': 'right_shift', 'pow': 'power'}
-_CREATION: set = set()
+_CREATION: frozenset
 _FUNCTIONS = None
-_OPERAND_TYPES: tuple = (int, float, complex, bool, numpy.ndarray, numpy.generic)
+_OPERAND_TYPES: tuple = (numcu._core.ndarray, int, float, complex, bool, numpy.ndarray, numpy.generic)
 _REDUCE: dict = {'add': 'sum', 'multiply': 'prod', 'maximum': 'max', 'minimum': 'min', 'logical_and': 'all', 'logical_or': 'any', 'fmax': 'nanmax', 'fmin': 'nanmin'}
 _UFUNC_EXTRA: dict = {'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
+_UFUNC_IMPLS: dict = {'negative': numcu._core.negative, 'positive': numcu._core.positive, 'absolute': numcu._core.absolute, 'sign': numcu._core.sign, 'reciprocal': numcu._core.reciprocal, 'square': numcu._core.square, 'sqrt': numcu._core.sqrt, 'cbrt': numcu._core.cbrt, 'logical_not': numcu._core.logical_not, 'invert': numcu._core.invert, 'exp': numcu._core.exp, 'exp2': numcu._core.exp2, 'expm1': numcu._core.expm1, 'log': numcu._core.log, 'log2': numcu._core.log2, 'log10': numcu._core.log10, 'log1p': numcu._core.log1p, 'sin': numcu._core.sin, 'cos': numcu._core.cos, 'tan': numcu._core.tan, 'arcsin': numcu._core.arcsin, 'arccos': numcu._core.arccos, 'arctan': numcu._core.arctan, 'sinh': numcu._core.sinh, 'cosh': numcu._core.cosh, 'tanh': numcu._core.tanh, 'arcsinh': numcu._core.arcsinh, 'arccosh': numcu._core.arccosh, 'arctanh': numcu._core.arctanh, 'deg2rad': numcu._core.deg2rad, 'rad2deg': numcu._core.rad2deg, 'floor': numcu._core.floor, 'ceil': numcu._core.ceil, 'trunc': numcu._core.trunc, 'rint': numcu._core.rint, 'isnan': numcu._core.isnan, 'isinf': numcu._core.isinf, 'isfinite': numcu._core.isfinite, 'signbit': numcu._core.signbit, 'add': numcu._core.add, 'subtract': numcu._core.subtract, 'multiply': numcu._core.multiply, 'divide': numcu._core.divide, 'floor_divide': numcu._core.floor_divide, 'remainder': numcu._core.remainder, 'power': numcu._core.power, 'maximum': numcu._core.maximum, 'minimum': numcu._core.minimum, 'fmax': numcu._core.fmax, 'fmin': numcu._core.fmin, 'equal': numcu._core.equal, 'not_equal': numcu._core.not_equal, 'less': numcu._core.less, 'less_equal': numcu._core.less_equal, 'greater': numcu._core.greater, 'greater_equal': numcu._core.greater_equal, 'logical_and': numcu._core.logical_and, 'logical_or': numcu._core.logical_or, 'logical_xor': numcu._core.logical_xor, 'bitwise_and': numcu._core.bitwise_and, 'bitwise_or': numcu._core.bitwise_or, 'bitwise_xor': numcu._core.bitwise_xor, 'left_shift': numcu._core.left_shift, 'right_shift': numcu._core.right_shift, 'logaddexp': numcu._core.logaddexp, 'arctan2': numcu._core.arctan2, 'hypot': numcu._core.hypot, 'copysign': numcu._core.copysign, 'heaviside': numcu._core.heaviside, 'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
 _VERSIONS: tuple[str, ...] = ('2021.12', '2022.12', '2023.12', '2024.12')
 __array_api_version__: str
 _name: str

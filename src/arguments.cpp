@@ -127,4 +127,28 @@ DType dtype_from_python(py::handle dtype, const char* fname) {
   return out;
 }
 
+[[noreturn]] void axis_error(const char* fname, long long axis, int ndim) {
+  py::object np = py::module_::import("numpy");
+  py::object type = py::hasattr(np, "exceptions") ? np.attr("exceptions").attr("AxisError")
+                                                  : np.attr("AxisError");
+  py::object exc = type(axis, ndim, fname);
+  PyErr_SetObject(type.ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+int normalize_axis(py::handle item, int ndim, const char* fname) {
+  PyObject* index = PyNumber_Index(item.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw_type_error(std::string(fname) +
+                     ": axis must be None, an integer or a tuple of integers, not " +
+                     py::repr(item).cast<std::string>());
+  }
+  const long long a = PyLong_AsLongLong(index);
+  Py_DECREF(index);
+  if (a == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (a < -ndim || a >= ndim) axis_error(fname, a, ndim);
+  return static_cast<int>(a < 0 ? a + ndim : a);
+}
+
 }  // namespace numcu::python

@@ -29,6 +29,13 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
 // PyTorch's (.cuda_stream) streams.
 Stream stream_from_python(py::handle stream, const char* fname);
 
+// Raises NumPy's AxisError (numpy.exceptions.AxisError, numpy.AxisError before NumPy 1.25).
+[[noreturn]] void axis_error(const char* fname, long long axis, int ndim);
+
+// One axis given as an integer (negative counts from the end) for `ndim` dimensions, in
+// [0, ndim); AxisError out of range, TypeError for a non-integer.
+int normalize_axis(py::handle item, int ndim, const char* fname);
+
 // A numcu dtype from anything numpy.dtype() takes.
 DType dtype_from_python(py::handle dtype, const char* fname);
 

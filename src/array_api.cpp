@@ -28,19 +28,6 @@
 namespace numcu::python {
 namespace {
 
-[[noreturn]] void axis_error(const char* fname, long long axis, int ndim) {
-  py::object np = py::module_::import("numpy");
-  py::object type = np.attr("exceptions").attr("AxisError");
-  PyErr_SetObject(type.ptr(), type(axis, ndim, fname).ptr());
-  throw py::error_already_set();
-}
-
-int axis_of(py::handle axis, int ndim, const char* fname) {
-  const long long a = axis.cast<long long>();
-  if (a < -ndim || a >= ndim) axis_error(fname, a, ndim);
-  return static_cast<int>(a < 0 ? a + ndim : a);
-}
-
 // `v` with axis `axis` moved to the end.
 ArrayView axis_last(const ArrayView& v, int axis) {
   ArrayView r = v;
@@ -163,8 +150,7 @@ py::object sort_call(bool indices, py::handle obj, py::handle axis_obj, bool des
   const DType dt = x.view.dtype;
   check_sortable(dt, fname);
   const bool flatten = axis_obj.is_none();
-  if (!flatten && x.view.ndim == 0) axis_error(fname, axis_obj.cast<long long>(), 0);
-  const int axis = flatten ? 0 : axis_of(axis_obj, x.view.ndim, fname);
+  const int axis = flatten ? 0 : normalize_axis(axis_obj, x.view.ndim, fname);
   const Exec& ex = call.place();
   ArrayView in = call.prepare(x, dt);
   if (flatten) in = flat(dense(call, in));
@@ -391,7 +377,7 @@ py::object gather_call(GatherKind kind, py::handle x_obj, py::handle idx_obj, py
   if (kind == GatherKind::take) {
     if (axis_obj.is_none()) xv = flat(dense(call, xv));
     if (xv.ndim == 0) axis_error(fname, 0, 0);
-    const int axis = axis_obj.is_none() ? 0 : axis_of(axis_obj, xv.ndim, fname);
+    const int axis = axis_obj.is_none() ? 0 : normalize_axis(axis_obj, xv.ndim, fname);
     if (xv.ndim - 1 + iv.ndim > kMaxGatherDims) too_many();
     for (int d = 0; d < xv.ndim; ++d) {
       if (d == axis) {
@@ -409,7 +395,7 @@ py::object gather_call(GatherKind kind, py::handle x_obj, py::handle idx_obj, py
     p.axis_strides[0] = xv.strides[axis];
   } else if (kind == GatherKind::along) {
     if (xv.ndim == 0) axis_error(fname, 0, 0);
-    const int axis = axis_of(axis_obj, xv.ndim, fname);
+    const int axis = normalize_axis(axis_obj, xv.ndim, fname);
     if (iv.ndim != xv.ndim) {
       throw_value_error(std::string(fname) + ": indices must have as many dimensions as x (" +
                         std::to_string(xv.ndim) + "), not " + std::to_string(iv.ndim));
@@ -616,34 +602,26 @@ void bind_array_api(py::module_& m) {
   const char* kWhere =
       "\ndevice, stream :\n    Where to compute and the CUDA stream to queue on, as for "
       "numcu.add.\n";
-  m.def(
-      "sort",
-      [req](py::handle x, py::handle axis, bool descending, bool, py::handle device,
-            py::handle stream) {
-        return sort_call(false, x, axis, descending, req(device, stream, "numcu.sort"));
-      },
-      py::arg("x"), py::pos_only(), py::kw_only(), py::arg("axis") = -1,
-      py::arg("descending") = false, py::arg("stable") = true, py::arg("device") = py::none(),
-      py::arg("stream") = py::none(),
-      (std::string("The elements of `x` sorted along `axis` (None: flattened), ascending unless "
-                   "`descending`. NaNs sort last (first when descending), as NumPy sorts them. "
-                   "Every real dtype; complex raises TypeError. CUB's radix sort on the GPU.\n") +
-       kWhere)
-          .c_str());
-  m.def(
-      "argsort",
-      [req](py::handle x, py::handle axis, bool descending, bool, py::handle device,
-            py::handle stream) {
-        return sort_call(true, x, axis, descending, req(device, stream, "numcu.argsort"));
-      },
-      py::arg("x"), py::pos_only(), py::kw_only(), py::arg("axis") = -1,
-      py::arg("descending") = false, py::arg("stable") = true, py::arg("device") = py::none(),
-      py::arg("stream") = py::none(),
-      (std::string("int64 indices that sort `x` along `axis` (None: flattened); always stable "
-                   "(equal elements keep their order, also when `descending`; -0.0 equals 0.0 "
-                   "and NaNs equal each other and sort last).\n") +
-       kWhere)
-          .c_str());
+  // sort and argsort: one signature, the flag for indices apart.
+  auto def_sort = [&](const char* name, const char* fname, bool indices, const char* doc) {
+    m.def(
+        name,
+        [req, indices, fname](py::handle x, py::handle axis, bool descending, bool,
+                              py::handle device, py::handle stream) {
+          return sort_call(indices, x, axis, descending, req(device, stream, fname));
+        },
+        py::arg("x"), py::pos_only(), py::kw_only(), py::arg("axis") = -1,
+        py::arg("descending") = false, py::arg("stable") = true, py::arg("device") = py::none(),
+        py::arg("stream") = py::none(), (std::string(doc) + kWhere).c_str());
+  };
+  def_sort("sort", "numcu.sort", false,
+           "The elements of `x` sorted along `axis` (None: flattened), ascending unless "
+           "`descending`. NaNs sort last (first when descending), as NumPy sorts them. "
+           "Every real dtype; complex raises TypeError. CUB's radix sort on the GPU.\n");
+  def_sort("argsort", "numcu.argsort", true,
+           "int64 indices that sort `x` along `axis` (None: flattened); always stable "
+           "(equal elements keep their order, also when `descending`; -0.0 equals 0.0 "
+           "and NaNs equal each other and sort last).\n");
   m.def(
       "_unique",
       [req](py::handle x, bool values, bool indices, bool inverse, bool counts, bool nan_distinct,

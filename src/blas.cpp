@@ -210,23 +210,21 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
       break;
     case DType::float64:
       type = CUDA_R_64F;
-      compute = CUBLAS_COMPUTE_64F;
-      alpha = one;
-      beta = zero;
       break;
     case DType::complex64:
       type = CUDA_C_32F;
       break;
     case DType::complex128:
       type = CUDA_C_64F;
-      compute = CUBLAS_COMPUTE_64F;
-      alpha = one;
-      beta = zero;
       break;
     default:
       throw_type_error(std::string(fname) + ": cuBLAS has no loop for " + dtype_name(g.dtype));
   }
-  const int is = itemsize(g.dtype);
+  if (type == CUDA_R_64F || type == CUDA_C_64F) {  // double precision computes in it
+    compute = CUBLAS_COMPUTE_64F;
+    alpha = one;
+    beta = zero;
+  }
   std::int64_t outer = 1;
   for (int d = 0; d < g.outer_ndim; ++d) outer *= g.outer_shape[d];
   std::int64_t idx[kMaxDims] = {};
@@ -249,7 +247,6 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
       idx[d] = 0;
     }
   }
-  (void)is;
 }
 
 #else

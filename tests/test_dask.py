@@ -375,7 +375,7 @@ def test_serialization_round_trip(rng, family, layout, dtype):
     protocol = pytest.importorskip("distributed.protocol")
     a = random_array(rng, (9, 14), dtype)
     x = device_array_in(a, layout)
-    expected = x.get()
+    expected = {"c": a, "f": a, "strided": a[::2, ::-1]}[layout]
     header, frames = protocol.serialize(x, serializers=(family,), on_error="raise")
     assert header["serializer"] == family
     if family == "cuda":
