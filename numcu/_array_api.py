@@ -661,9 +661,10 @@ def check_host_indices(indices, n, fname, axis):
 
 
 def take(x, indices, /, *, axis=None, device=None, stream=None):
-    shape = np.shape(x)
+    # An array's own shape: np.shape would go through __array_function__ on numcu arrays.
+    shape = tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
     if axis is None:
-        n = int(np.prod(shape))
+        n = math.prod(shape)
     elif isinstance(axis, int) and -len(shape) <= axis < len(shape):
         n = shape[axis]
     else:
