@@ -124,15 +124,17 @@ class Selection:
 
     def pytest_collection_modifyitems(self, config, items):
         kept = [item for item in items if self.chosen(item)]
-        # SANITIZE_SHARD=k/n keeps every n-th test from the k-th: shards run side by side.
+        # SANITIZE_ONLY=text keeps the tests whose id contains it; SANITIZE_EXCLUDE=text drops them.
+        only, exclude = os.environ.get("SANITIZE_ONLY"), os.environ.get("SANITIZE_EXCLUDE")
+        if only:
+            kept = [item for item in kept if only in item.nodeid]
+        if exclude:
+            kept = [item for item in kept if exclude not in item.nodeid]
+        # SANITIZE_SHARD=k/n then keeps every n-th test from the k-th: shards run side by side.
         shard = os.environ.get("SANITIZE_SHARD")
         if shard:
             k, n = (int(v) for v in shard.split("/"))
             kept = kept[k::n]
-        # SANITIZE_ONLY=text then keeps the tests whose id contains it (one file of a shard, say).
-        only = os.environ.get("SANITIZE_ONLY")
-        if only:
-            kept = [item for item in kept if only in item.nodeid]
         config.hook.pytest_deselected(items=[item for item in items if not self.chosen(item)])
         items[:] = kept
 
