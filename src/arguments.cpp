@@ -13,8 +13,8 @@ Stream stream_from_python(py::handle stream, const char* fname) {
   Stream own;
   if (numcu_stream_handle(stream, &own)) {
     const auto h = reinterpret_cast<std::uintptr_t>(own);
-    if (h == 0 || h == 2) return own;           // the legacy and per-thread default streams
-    return foreign_stream(h, fname, "stream");  // numcu's own: one lookup
+    if (h == 0 || h == 2) return own;  // the legacy and per-thread default streams
+    return foreign_stream(h, fname, "stream", StreamFrom::stream_object);  // one lookup
   }
   py::object handle;
   if (PyLong_Check(stream.ptr())) {
@@ -45,7 +45,9 @@ Stream stream_from_python(py::handle stream, const char* fname) {
   }
   if (h == 0 || h == 1) return nullptr;  // the legacy default stream
   if (h == 2) return reinterpret_cast<Stream>(static_cast<std::uintptr_t>(0x2));  // per-thread
-  return foreign_stream(static_cast<std::uintptr_t>(h), fname, "stream");
+  return foreign_stream(
+      static_cast<std::uintptr_t>(h), fname, "stream",
+      PyLong_Check(stream.ptr()) ? StreamFrom::user_integer : StreamFrom::stream_object);
 }
 
 DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,

@@ -369,8 +369,8 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
                         "default), 2 (per-thread default) or a handle");
     }
     if (overflow > 0 || s != -1) {
-      const Stream consumer =
-          h <= 2 ? reinterpret_cast<Stream>(h) : foreign_stream(h, fname, "stream");
+      const Stream consumer = h <= 2 ? reinterpret_cast<Stream>(h)
+                                     : foreign_stream(h, fname, "stream", StreamFrom::library);
       if (reinterpret_cast<Stream>(h == 1 ? 0 : h) != a.last_stream()) {
         cuda::activate(v.device);
         cuda::stream_wait(consumer, a.last_stream());
@@ -476,10 +476,10 @@ bool intake_exchange(const dl::ExchangeAPI* api, py::handle obj, const char* fna
     // queues on that stream too). 0 and 1 both name the legacy default stream.
     const auto h = reinterpret_cast<std::uintptr_t>(current);
     op.has_producer_stream = true;
-    op.producer_stream = h <= 1 ? nullptr
-                         : h == 2
-                             ? current
-                             : foreign_stream(h, fname, "the DLPack producer's current stream");
+    op.producer_stream = h <= 1   ? nullptr
+                         : h == 2 ? current
+                                  : foreign_stream(h, fname, "the DLPack producer's current stream",
+                                                   StreamFrom::library);
   }
   return true;
 }

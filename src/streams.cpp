@@ -180,16 +180,22 @@ bool numcu_stream_handle(py::handle obj, Stream* handle) {
   return true;
 }
 
-Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what) {
+Stream foreign_stream(std::uintptr_t handle, const char* fname, const char* what, StreamFrom from) {
   const Stream stream = reinterpret_cast<Stream>(handle);
   auto& owned = owned_streams();
   auto it = owned.find(stream);
   if (it != owned.end()) {
-    // The driver may crash on a destroyed stream's handle, so numcu never asks it of one it
-    // destroyed itself. (A stream another library makes later at the same address is refused
-    // too until numcu makes one there again: pass that library's stream object instead.)
     if (!it->second.expired()) return stream;
-    not_a_stream(fname, what, handle, "numcu made that stream and has destroyed it since");
+    // numcu made a stream at this address and destroyed it. The driver may crash on a destroyed
+    // stream's handle, so a bare integer from the user is refused without asking it. A stream
+    // object or a library's handle (CAI, DLPack) speaks for a live stream: the driver has made
+    // another one at the same address, which is checked below like any other.
+    if (from == StreamFrom::user_integer) {
+      not_a_stream(fname, what, handle,
+                   "numcu made that stream and has destroyed it since; if another library "
+                   "made a stream at the same address since, pass its stream object");
+    }
+    owned.erase(it);
   }
   CheckedStreams& checked = checked_streams();
   {

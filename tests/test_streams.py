@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assert_matches, import_or_skip, random_array
+from conftest import CAIArray, assert_matches, import_or_skip, random_array
 
 import numcu
 
@@ -152,3 +152,37 @@ def test_device_context_and_memory_info(rng):
 def test_bad_stream():
     with pytest.raises(TypeError, match="numcu.add: stream must be a CUDA stream"):
         numcu.add(numcu.asarray(np.ones(3)), 1.0, stream="fast")
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_a_destroyed_numcu_streams_address_made_again_by_another_library(library, rng):
+    """The driver hands a destroyed stream's address to the next stream made: numcu refuses a
+    bare integer there (it might be the dead stream), but takes a producer's interface naming
+    the new stream and the new stream's object."""
+    lib = import_or_skip(library)
+    make = (
+        (lambda: lib.cuda.Stream(non_blocking=True))
+        if library == "cupy"
+        else (lambda: lib.cuda.Stream())
+    )
+    kept = []
+    for _ in range(32):
+        own = numcu.cuda.Stream(non_blocking=True)
+        handle = own.ptr
+        del own
+        other = make()
+        kept.append(other)
+        if (other.ptr if library == "cupy" else other.cuda_stream) == handle:
+            break
+    else:
+        pytest.skip("the driver did not make a stream at a destroyed one's address")
+    a = random_array(rng, (1000,), np.float64)
+    da = numcu.asarray(a)
+    with pytest.raises(ValueError, match="has destroyed it since; if another library"):
+        numcu.add(da, 2.0, stream=handle)
+    view = CAIArray(da, da.__cuda_array_interface__["data"][0], a.shape, a.dtype)
+    view._cai["stream"] = handle
+    assert_matches(numcu.multiply(view, 3.0).get(), a * 3.0)
+    assert_matches(numcu.add(da, 2.0, stream=other).get(), a + 2.0)
+    # The address is now known as the other library's stream: its integer passes too.
+    assert_matches(numcu.subtract(da, 1.0, stream=handle).get(), a - 1.0)
