@@ -774,3 +774,21 @@ def test_sign_of_either_zero_is_positive_zero(backend, dtype):
     got = get(run_kernel(numcu.sign, backend, x))
     assert_matches(got, np.sign(x))
     assert not np.signbit(got[:2]).any()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", ["arcsin", "arccos", "arcsinh", "arccosh"])
+def test_complex_inverse_trigonometry_far_from_the_origin(rng, backend, dtype, name):
+    """Inverse trigonometric and hyperbolic functions of complex numbers far from the origin,
+    near it and on the axes are NumPy's (libcu++'s acos(-4096+1j) was -inf j for complex64,
+    and its complex128 results lost three digits at |z| = 4e7)."""
+    z = np.array([-4096 + 1j, 4096 - 1j, 3e30 - 2e30j, 1e-3 + 1e4j, -2e7 - 3e7j, 2.5, -3.0, 3j])
+    scale = np.array([1e-8, 1, 1e3, 1e7])[rng.integers(0, 4, 200)]
+    z = np.concatenate([z, (rng.standard_normal(200) + 1j * rng.standard_normal(200)) * scale])
+    z = z.astype(dtype)
+    want = getattr(np, name)(z)
+    got = get(run_kernel(getattr(numcu, name), backend, z))
+    eps = np.finfo(dtype).eps
+    np.testing.assert_allclose(got.real, want.real, rtol=8 * eps, atol=8 * eps)
+    np.testing.assert_allclose(got.imag, want.imag, rtol=8 * eps, atol=8 * eps)

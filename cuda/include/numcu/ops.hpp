@@ -693,6 +693,45 @@ struct RightShift : IntLoop {
     }                                                                                         \
   };
 
+// Inverse trigonometric functions of finite complex numbers by Kahan's formulas ("Branch cuts
+// for complex elementary functions", 1987): built from square roots of 1 - z and 1 + z, they
+// neither overflow nor cancel far from the origin, where libcu++'s acos(-4096+1j) is -inf j in
+// float and its double acos loses three digits at |z| = 4e7. complex64 is computed in
+// complex128. Infinities and NaNs keep libcu++'s (C99's) special values.
+template <class T>
+NUMCU_HD auto in_double(T a) {
+  return complex128(static_cast<double>(a.real()), static_cast<double>(a.imag()));
+}
+
+template <class T>
+NUMCU_HD bool is_finite_complex(T a) {
+  return m::isfinite(a.real()) && m::isfinite(a.imag());
+}
+
+struct KahanInverse {
+  static NUMCU_HD complex128 acos(complex128 z) {
+    const complex128 a = m::sqrt(1.0 - z), b = m::sqrt(1.0 + z);
+    return complex128(2.0 * m::atan2(a.real(), b.real()),
+                      m::asinh(b.real() * a.imag() - b.imag() * a.real()));
+  }
+  static NUMCU_HD complex128 asin(complex128 z) {
+    const complex128 a = m::sqrt(1.0 - z), b = m::sqrt(1.0 + z);
+    return complex128(m::atan2(z.real(), a.real() * b.real() - a.imag() * b.imag()),
+                      m::asinh(a.real() * b.imag() - a.imag() * b.real()));
+  }
+  static NUMCU_HD complex128 asinh(complex128 z) {  // -i asin(i z)
+    const complex128 w = asin(complex128(-z.imag(), z.real()));
+    return complex128(w.imag(), -w.real());
+  }
+  static NUMCU_HD complex128 acosh(complex128 z) {
+    const complex128 c = m::sqrt(z - 1.0), d = m::sqrt(z + 1.0);
+    return complex128(m::asinh(c.real() * d.real() + c.imag() * d.imag()),
+                      2.0 * m::atan2(c.imag(), d.real()));
+  }
+};
+
+#define NUMCU_KAHAN(fn, a) (is_finite_complex(a) ? T(KahanInverse::fn(in_double(a))) : T(m::fn(a)))
+
 // ln 2 in the complex value type, pi/180 and 180/pi in the compute type.
 #define NUMCU_LN2 V(0.693147180559945309417232121458176568)
 #define NUMCU_PI_OVER_180 T(0.0174532925199432957692369076848861271)
@@ -710,14 +749,14 @@ NUMCU_FLOAT_UNARY(Log1p, true, m::log1p(a), m::log(a + T(1)))
 NUMCU_FLOAT_UNARY(Sin, true, m::sin(a), m::sin(a))
 NUMCU_FLOAT_UNARY(Cos, true, m::cos(a), m::cos(a))
 NUMCU_FLOAT_UNARY(Tan, true, m::tan(a), m::tan(a))
-NUMCU_FLOAT_UNARY(Arcsin, true, m::asin(a), m::asin(a))
-NUMCU_FLOAT_UNARY(Arccos, true, m::acos(a), m::acos(a))
+NUMCU_FLOAT_UNARY(Arcsin, true, m::asin(a), NUMCU_KAHAN(asin, a))
+NUMCU_FLOAT_UNARY(Arccos, true, m::acos(a), NUMCU_KAHAN(acos, a))
 NUMCU_FLOAT_UNARY(Arctan, true, m::atan(a), m::atan(a))
 NUMCU_FLOAT_UNARY(Sinh, true, m::sinh(a), m::sinh(a))
 NUMCU_FLOAT_UNARY(Cosh, true, m::cosh(a), m::cosh(a))
 NUMCU_FLOAT_UNARY(Tanh, true, m::tanh(a), m::tanh(a))
-NUMCU_FLOAT_UNARY(Arcsinh, true, m::asinh(a), m::asinh(a))
-NUMCU_FLOAT_UNARY(Arccosh, true, m::acosh(a), m::acosh(a))
+NUMCU_FLOAT_UNARY(Arcsinh, true, m::asinh(a), NUMCU_KAHAN(asinh, a))
+NUMCU_FLOAT_UNARY(Arccosh, true, m::acosh(a), NUMCU_KAHAN(acosh, a))
 NUMCU_FLOAT_UNARY(Arctanh, true, m::atanh(a), m::atanh(a))
 NUMCU_FLOAT_UNARY(Deg2rad, false, a* NUMCU_PI_OVER_180, a)
 NUMCU_FLOAT_UNARY(Rad2deg, false, a* NUMCU_180_OVER_PI, a)
@@ -726,6 +765,7 @@ NUMCU_FLOAT_UNARY(Rint, true, m::rint(a), T(m::rint(a.real()), m::rint(a.imag())
 #undef NUMCU_PI_OVER_180
 #undef NUMCU_180_OVER_PI
 #undef NUMCU_FLOAT_UNARY
+#undef NUMCU_KAHAN
 
 // floor, ceil and trunc keep integers as they are (NumPy 2.3+), and have no complex loop.
 #define NUMCU_ROUNDING(Name, fn)                   \
