@@ -792,3 +792,38 @@ def test_complex_inverse_trigonometry_far_from_the_origin(rng, backend, dtype, n
     eps = np.finfo(dtype).eps
     np.testing.assert_allclose(got.real, want.real, rtol=8 * eps, atol=8 * eps)
     np.testing.assert_allclose(got.imag, want.imag, rtol=8 * eps, atol=8 * eps)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_tanh_and_acosh_special_values(backend, dtype):
+    """C99's (NumPy's, the Array API's) tanh and acosh at zeros, infinities and NaNs."""
+    inf, nan = np.inf, np.nan
+    z = np.array(
+        [
+            complex(0, inf),
+            complex(0, nan),
+            complex(-0.0, inf),
+            complex(inf, 1),
+            complex(inf, -2),
+            complex(-inf, 1),
+            complex(inf, inf),
+            complex(nan, 0),
+            complex(0, 0),
+            complex(-0.0, 0),
+            complex(0, -0.0),
+            complex(0.5, 0),
+        ],
+        dtype,
+    )
+    with np.errstate(all="ignore"):
+        for name in ("tanh", "arccosh"):
+            want = getattr(np, name)(z)
+            got = get(run_kernel(getattr(numcu, name), backend, z))
+            for part in ("real", "imag"):
+                g, w = getattr(got, part), getattr(want, part)
+                np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg=f"{name} {part}")
+                finite = ~np.isnan(w)
+                np.testing.assert_allclose(g[finite], w[finite], rtol=4 * np.finfo(dtype).eps)
+                zero = w == 0
+                np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(w[zero]))

@@ -709,13 +709,22 @@ NUMCU_HD bool is_finite_complex(T a) {
 }
 
 struct KahanInverse {
+  // The principal square root, exact where the root is (libcu++'s sqrt(-1+0j) has a real part
+  // of 6e-17, which made acosh(0) 6e-17 + pi/2 j).
+  static NUMCU_HD complex128 sqrt(complex128 z) {
+    const double x = z.real(), y = z.imag();
+    if (x == 0 && y == 0) return complex128(0.0, y);
+    const double t = m::sqrt((m::fabs(x) + m::hypot(x, y)) * 0.5);
+    if (x >= 0) return complex128(t, y / (2 * t));
+    return complex128(m::fabs(y) / (2 * t), m::copysign(t, y));
+  }
   static NUMCU_HD complex128 acos(complex128 z) {
-    const complex128 a = m::sqrt(1.0 - z), b = m::sqrt(1.0 + z);
+    const complex128 a = sqrt(1.0 - z), b = sqrt(1.0 + z);
     return complex128(2.0 * m::atan2(a.real(), b.real()),
                       m::asinh(b.real() * a.imag() - b.imag() * a.real()));
   }
   static NUMCU_HD complex128 asin(complex128 z) {
-    const complex128 a = m::sqrt(1.0 - z), b = m::sqrt(1.0 + z);
+    const complex128 a = sqrt(1.0 - z), b = sqrt(1.0 + z);
     return complex128(m::atan2(z.real(), a.real() * b.real() - a.imag() * b.imag()),
                       m::asinh(a.real() * b.imag() - a.imag() * b.real()));
   }
@@ -724,11 +733,32 @@ struct KahanInverse {
     return complex128(w.imag(), -w.real());
   }
   static NUMCU_HD complex128 acosh(complex128 z) {
-    const complex128 c = m::sqrt(z - 1.0), d = m::sqrt(z + 1.0);
+    const complex128 c = sqrt(z - 1.0), d = sqrt(z + 1.0);
     return complex128(m::asinh(c.real() * d.real() + c.imag() * d.imag()),
                       2.0 * m::atan2(c.imag(), d.real()));
   }
 };
+
+// C99's and NumPy's special values where libcu++'s differ: tanh(+-0 + i inf) and
+// tanh(+-0 + i NaN) are +-0 + i NaN, acosh(+-0 + i NaN) is NaN + i pi/2.
+template <class T>
+NUMCU_HD T complex_tanh(T a) {
+  using V = typename T::value_type;
+  if (a.real() == V(0) && !m::isfinite(a.imag())) {
+    return T(a.real(), m::numeric_limits<V>::quiet_NaN());
+  }
+  return m::tanh(a);
+}
+
+template <class T>
+NUMCU_HD T complex_acosh(T a) {
+  using V = typename T::value_type;
+  if (is_finite_complex(a)) return T(KahanInverse::acosh(in_double(a)));
+  if (a.real() == V(0) && m::isnan(a.imag())) {
+    return T(m::numeric_limits<V>::quiet_NaN(), V(1.57079632679489661923132169163975144));
+  }
+  return m::acosh(a);
+}
 
 #define NUMCU_KAHAN(fn, a) (is_finite_complex(a) ? T(KahanInverse::fn(in_double(a))) : T(m::fn(a)))
 
@@ -754,9 +784,9 @@ NUMCU_FLOAT_UNARY(Arccos, true, m::acos(a), NUMCU_KAHAN(acos, a))
 NUMCU_FLOAT_UNARY(Arctan, true, m::atan(a), m::atan(a))
 NUMCU_FLOAT_UNARY(Sinh, true, m::sinh(a), m::sinh(a))
 NUMCU_FLOAT_UNARY(Cosh, true, m::cosh(a), m::cosh(a))
-NUMCU_FLOAT_UNARY(Tanh, true, m::tanh(a), m::tanh(a))
+NUMCU_FLOAT_UNARY(Tanh, true, m::tanh(a), complex_tanh(a))
 NUMCU_FLOAT_UNARY(Arcsinh, true, m::asinh(a), NUMCU_KAHAN(asinh, a))
-NUMCU_FLOAT_UNARY(Arccosh, true, m::acosh(a), NUMCU_KAHAN(acosh, a))
+NUMCU_FLOAT_UNARY(Arccosh, true, m::acosh(a), complex_acosh(a))
 NUMCU_FLOAT_UNARY(Arctanh, true, m::atanh(a), m::atanh(a))
 NUMCU_FLOAT_UNARY(Deg2rad, false, a* NUMCU_PI_OVER_180, a)
 NUMCU_FLOAT_UNARY(Rad2deg, false, a* NUMCU_180_OVER_PI, a)
