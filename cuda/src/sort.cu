@@ -7,9 +7,11 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
+#include <cuda/functional>
 #include <stdexcept>
 
 #include "numcu/cuda_check.hpp"
@@ -109,6 +111,11 @@ struct KeyFormat {
   char kind;
   int bits;
   Transform transform;
+  // The key of element `v` (loaded as the unsigned type of its size).
+  template <class U, class L>
+  __device__ U key(L v) const {
+    return static_cast<U>(sorting::to_key<U>(static_cast<U>(v), kind, bits, transform));
+  }
 };
 
 // keys[i] = (key of in[i] ^ flip) | (row << row_shift); values[i] = i, or i within its row.
@@ -116,8 +123,7 @@ template <class L, class U, class V>
 __global__ void make_keys_kernel(const L* in, KeyFormat f, U flip, std::int64_t n, std::int64_t len,
                                  int row_shift, U* keys, V* values, bool row_positions) {
   NUMCU_GRID_STRIDE(i, n) {
-    U k = static_cast<U>(sorting::to_key<U>(static_cast<U>(in[i]), f.kind, f.bits, f.transform) ^
-                         flip);
+    U k = static_cast<U>(f.key<U>(in[i]) ^ flip);
     if (row_shift >= 0) k |= static_cast<U>(static_cast<U>(i / len) << row_shift);
     keys[i] = k;
     if (values != nullptr) values[i] = static_cast<V>(row_positions ? i % len : i);
@@ -182,49 +188,36 @@ __device__ inline void atomic_max(std::uint64_t* p, std::uint64_t v) {
 }
 
 // span[0] = min(span[0], every key of in), span[1] = max(span[1], every key). One atomic pair
-// a block (blocks of kBlock threads).
+// a block (blocks of kBlock threads, reduced by CUB).
 template <class L, class U>
 __global__ void key_span_kernel(const L* in, KeyFormat f, std::int64_t n, U* span) {
   U lo = ~U(0), hi = U(0);
   NUMCU_GRID_STRIDE(i, n) {
-    const U k =
-        static_cast<U>(sorting::to_key<U>(static_cast<U>(in[i]), f.kind, f.bits, f.transform));
+    const U k = f.key<U>(in[i]);
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   }
-  for (int lane = 16; lane > 0; lane /= 2) {
-    const U other_lo = __shfl_xor_sync(0xffffffffu, lo, lane);
-    const U other_hi = __shfl_xor_sync(0xffffffffu, hi, lane);
-    lo = other_lo < lo ? other_lo : lo;
-    hi = other_hi > hi ? other_hi : hi;
-  }
-  __shared__ U warp_lo[kBlock / 32], warp_hi[kBlock / 32];
-  if (threadIdx.x % 32 == 0) {
-    warp_lo[threadIdx.x / 32] = lo;
-    warp_hi[threadIdx.x / 32] = hi;
-  }
-  __syncthreads();
+  using Reduce = cub::BlockReduce<U, kBlock>;
+  __shared__ typename Reduce::TempStorage lo_temp, hi_temp;
+  lo = Reduce(lo_temp).Reduce(lo, ::cuda::minimum<>{});
+  hi = Reduce(hi_temp).Reduce(hi, ::cuda::maximum<>{});
   if (threadIdx.x == 0) {
-    for (int w = 1; w < kBlock / 32; ++w) {
-      lo = warp_lo[w] < lo ? warp_lo[w] : lo;
-      hi = warp_hi[w] > hi ? warp_hi[w] : hi;
-    }
     atomic_min(&span[0], lo);
     atomic_max(&span[1], hi);
   }
 }
 
-// The smallest and largest key of in, and how many low bits a radix sort of the keys needs:
-// every key lies between the two, so above the highest bit where they differ all keys are the
-// same and the passes over those bits are skipped (integer labels of a small range, floats of
-// one binade). Reads `in` once and waits for the device: only for unique, which waits for its
-// output's size anyway.
 template <class U>
 struct KeySpan {
   U lo, hi;
   int bits;
 };
 
+// The smallest and largest key of in, and how many low bits a radix sort of the keys needs:
+// every key lies between the two, so above the highest bit where they differ all keys are the
+// same and the passes over those bits are skipped (integer labels of a small range, floats of
+// one binade). Reads `in` once and waits for the device: only for unique, which waits for its
+// output's size anyway.
 template <class L, class U>
 KeySpan<U> key_span(const L* in, KeyFormat f, std::int64_t n, cudaStream_t s) {
   Buffer span(2 * sizeof(U), s);
@@ -247,8 +240,7 @@ template <class L, class U>
 __global__ void mark_present_kernel(const L* in, KeyFormat f, std::int64_t n, U lo,
                                     std::uint8_t* present) {
   NUMCU_GRID_STRIDE(i, n) {
-    const U k =
-        static_cast<U>(sorting::to_key<U>(static_cast<U>(in[i]), f.kind, f.bits, f.transform));
+    const U k = f.key<U>(in[i]);
     present[k - lo] = 1;
   }
 }
@@ -306,6 +298,16 @@ void with_load_type(DType dtype, F&& f) {
       return f(std::uint32_t{});
     default:
       return f(std::uint64_t{});
+  }
+}
+
+// Calls f(U{}) with the unsigned key type: 64 bits where `wide`, else 32.
+template <class F>
+void with_key_type(bool wide, F&& f) {
+  if (wide) {
+    f(std::uint64_t{});
+  } else {
+    f(std::uint32_t{});
   }
 }
 
@@ -427,11 +429,11 @@ template <class L, class U>
 __global__ void searchsorted_kernel(const L* hay, std::int64_t n, const L* needles, std::int64_t m,
                                     KeyFormat f, bool right, std::int64_t* out) {
   NUMCU_GRID_STRIDE(j, m) {
-    const U v = sorting::to_key<U>(static_cast<U>(needles[j]), f.kind, f.bits, f.transform);
+    const U v = f.key<U>(needles[j]);
     std::int64_t lo = 0, hi = n;
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
-      const U k = sorting::to_key<U>(static_cast<U>(hay[mid]), f.kind, f.bits, f.transform);
+      const U k = f.key<U>(hay[mid]);
       if (right ? !(v < k) : k < v) {
         lo = mid + 1;
       } else {
@@ -485,11 +487,7 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
       check_launch_error("unique flag kernel launch");
       running_sum(pos, n, s);
     };
-    if (f.bits <= 32 && (perm == nullptr || n <= kNarrowPositions)) {
-      run(std::uint32_t{});
-    } else {
-      run(std::uint64_t{});
-    }
+    with_key_type(f.bits > 32 || (perm != nullptr && n > kNarrowPositions), run);
   });
 }
 
@@ -527,11 +525,7 @@ void unique_distinct_cuda(DType dtype, std::int64_t n, const void* in, void* key
       radix_keys<U>(raw.as<U>(), sorted.as<U>(), n, end_bit, s);
       distinct_keys<U>(sorted.as<U>(), static_cast<U*>(keys), count, n, s);
     };
-    if (f.bits <= 32) {
-      run(std::uint32_t{});
-    } else {
-      run(std::uint64_t{});
-    }
+    with_key_type(f.bits > 32, run);
   });
 }
 
@@ -549,11 +543,7 @@ void unique_distinct_fill_cuda(DType dtype, std::int64_t count, const void* keys
                                               U(0), count, static_cast<L*>(values));
       check_launch_error("unique value kernel launch");
     };
-    if (f.bits <= 32) {
-      run(std::uint32_t{});
-    } else {
-      run(std::uint64_t{});
-    }
+    with_key_type(f.bits > 32, run);
   });
 }
 
@@ -570,20 +560,7 @@ void unique_fill_cuda(DType dtype, std::int64_t n, std::int64_t count, const voi
         n, static_cast<const L*>(in), perm, static_cast<const L*>(sorted), pos,
         static_cast<L*>(out.values), out.indices, out.inverse, starts_ptr);
   };
-  switch (itemsize(dtype)) {
-    case 1:
-      launch(std::uint8_t{});
-      break;
-    case 2:
-      launch(std::uint16_t{});
-      break;
-    case 4:
-      launch(std::uint32_t{});
-      break;
-    default:
-      launch(std::uint64_t{});
-      break;
-  }
+  with_load_type(dtype, launch);
   check_launch_error("unique fill kernel launch");
   if (out.counts != nullptr && count > 0) {
     counts_kernel<<<grid_for(count), kBlock, 0, s>>>(starts_ptr, count, n, out.counts);
