@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 from collections import namedtuple
 
 import numpy as np
@@ -202,6 +203,64 @@ def astype(x, dtype, /, *, copy=True, device=None, stream=None):
     if same and (isinstance(x, np.ndarray) or _is_device(x)):
         return x.copy()
     return _core.astype(x, dtype, stream=stream)
+
+
+def asarray_nested(obj, dtype, copy, device, stream):
+    """numcu.asarray of a list or tuple that holds numcu device arrays (NumPy cannot read them):
+    each item converted on the device (the first device array's, unless `device` is given), then
+    stacked there, level by level; the host does not wait for the GPU."""
+    if copy is False:
+        raise ValueError("numcu.asarray: a list holding device arrays needs a copy (copy=False)")
+
+    def first_device(o):
+        for item in o:
+            if _is_device(item):
+                return item.device
+            if isinstance(item, (list, tuple)):
+                found = first_device(item)
+                if found is not None:
+                    return found
+        return None
+
+    dev = first_device(obj) if device is None else device
+
+    def build(o):
+        if isinstance(o, (list, tuple)) and first_device(o) is not None:
+            return stack([build(item) for item in o], dtype=dtype)
+        return _core.asarray(o, dtype=dtype, device=dev, stream=stream)
+
+    return build(obj)
+
+
+def full_from_array(shape, value, dtype, device, stream, memory, fname):
+    """numcu.full with an array as the fill value, which NumPy broadcasts to the shape: the
+    value converted and placed as asarray does, then a C-ordered copy of its broadcast view."""
+    if memory != "device":
+        raise ValueError(f"{fname}: an array fill value takes memory='device', not {memory!r}")
+    shape = (operator.index(shape),) if not hasattr(shape, "__len__") else tuple(shape)
+    v = _core.asarray(value, dtype=dtype, device=device, stream=stream)
+    try:
+        view = broadcast_to(v, tuple(operator.index(n) for n in shape))
+    except ValueError:
+        raise ValueError(
+            f"{fname}: a fill value of shape {tuple(v.shape)} cannot be broadcast to {shape}"
+        ) from None
+    return view.copy()
+
+
+def full_like_from_array(a, value, dtype, shape, device, stream, memory, fname):
+    """numcu.full_like with an array as the fill value (see full_from_array): a's shape and dtype
+    unless given, on a's side unless `device` is."""
+    a = _as_array(a) if not hasattr(a, "__cuda_array_interface__") else _core.asarray(a)
+    return full_from_array(
+        a.shape if shape is None else shape,
+        value,
+        a.dtype if dtype is None else dtype,
+        _device_arg(a) if device is None else device,
+        stream,
+        memory,
+        fname,
+    )
 
 
 def can_cast(from_, to, /):
@@ -654,6 +713,52 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
+def unique_complex(
+    x, want_values, want_indices, want_inverse, want_counts, nan_distinct, device, stream
+):
+    """numcu.unique of complex numbers, which have no sort keys of their own (C++ hands over).
+
+    Three stable argsorts put the elements in NumPy's order: by imaginary part, then real part,
+    then where the NaNs are (neither part, the imaginary, the real, both). Complex equality with
+    the element before then marks where each distinct value starts: NaNs are each distinct,
+    unless not nan_distinct, where all of them are one value (NumPy's equal_nan). The outputs
+    are those of numcu's unique of real numbers: first positions, inverse, int64 counts.
+    """
+    if not (_is_device(x) or isinstance(x, np.ndarray)):
+        dl = getattr(x, "__dlpack_device__", None)
+        on_gpu = hasattr(x, "__cuda_array_interface__") or (dl is not None and dl()[0] in (2, 13))
+        x = _core.asarray(x) if on_gpu else np.asarray(x)
+    kw = {"device": device, "stream": stream}
+    flat = reshape(x, (-1,))
+    re, im = _part(flat, 0), _part(flat, 1)
+    order = _core.argsort(im, **kw)
+    order = _core.take(order, _core.argsort(_core.take(re, order, **kw), **kw), **kw)
+    nans = _core.add(_core.multiply(_core.isnan(re, **kw), 2, **kw), _core.isnan(im, **kw), **kw)
+    order = _core.take(order, _core.argsort(_core.take(nans, order, **kw), **kw), **kw)
+    s = _core.take(flat, order, **kw)
+    k = _core.arange(s.shape[0], device=_device_arg(s), stream=stream)
+    before = _core.take(s, _core.maximum(_core.subtract(k, 1, **kw), 0, **kw), **kw)
+    new = _core.not_equal(s, before, **kw)
+    if not nan_distinct:
+        nan = _core.logical_and(_core.isnan(s, **kw), _core.isnan(before, **kw), **kw)
+        new = _core.logical_and(new, _core.logical_not(nan, **kw), **kw)
+    new = _core.logical_or(new, _core.equal(k, 0, **kw), **kw)
+    starts = _core._nonzero(new, **kw)[0]  # waits for the count on the GPU
+    values = _core.take(s, starts, **kw) if want_values else None
+    indices = _core.take(order, starts, **kw) if want_indices else None
+    inverse = counts = None
+    if want_inverse or want_counts:
+        group = _core.subtract(_core.cumsum(new, **kw), 1, **kw)
+        if want_inverse:
+            inverse = _core.take(group, _core.argsort(order, **kw), **kw)
+            inverse = reshape(inverse, tuple(x.shape))
+        if want_counts:
+            ids = _core.arange(starts.shape[0], device=_device_arg(s), stream=stream)
+            ends = _core.searchsorted(group, ids, side="right", **kw)
+            counts = _core.subtract(ends, starts, **kw)
+    return values, indices, inverse, counts
+
+
 def unique_all(x, /):
     v, i, inv, c = _core._unique(x, True, True, True, True)
     return UniqueAllResult(v, i, inv, c)
@@ -756,11 +861,14 @@ def getitem(a, key):
         mask = _core.asarray(key[0] if key[0] is not Ellipsis else rest[0], device=a.device)
         if mask.ndim == 0:  # a[True] is a[None], a[False] an empty a[None] (NumPy's)
             return getitem(expand_dims(a, axis=0), (expand_dims(mask, axis=0),))
-        if mask.ndim > a.ndim or mask.shape != a.shape[: mask.ndim]:
+        lead = a.shape[: mask.ndim]
+        if mask.ndim > a.ndim or any(m not in (n, 0) for m, n in zip(mask.shape, lead)):
             raise IndexError(
                 f"numcu.ndarray: boolean index of shape {mask.shape} does not match the array's "
                 f"leading dimensions {a.shape}"
             )
+        if mask.shape != lead:  # an empty mask selects nothing from any extent (NumPy's)
+            return _core.empty((0, *a.shape[mask.ndim :]), a.dtype, device=a.device)
         if key[-1] is Ellipsis and len(key) > 1 or key[0] is Ellipsis:
             if key[0] is Ellipsis:
                 raise IndexError("numcu.ndarray: '...' before a boolean index is not supported")

@@ -35,8 +35,9 @@ from numcu._load import load_core
 import numpy
 import numpy as np
 import numpy.dtypes
+import operator as operator
 import typing
-__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'array_function', 'array_namespace', 'array_ufunc', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'conj', 'cumulative_prod', 'cumulative_sum', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'permute_dims', 'pi', 'pow', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'tril', 'triu', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unstack', 'var', 'vecdot']
+__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'array_function', 'array_namespace', 'array_ufunc', 'asarray_nested', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'conj', 'cumulative_prod', 'cumulative_sum', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'full_from_array', 'full_like_from_array', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'operator', 'permute_dims', 'pi', 'pow', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'tril', 'triu', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_complex', 'unique_counts', 'unique_inverse', 'unique_values', 'unstack', 'var', 'vecdot']
 class _Info:
     """
     The standard's ``__array_namespace_info__()``: devices, dtypes and capabilities.
@@ -212,6 +213,12 @@ def array_namespace(api_version = None):
     ...
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     ...
+def asarray_nested(obj, dtype, copy, device, stream):
+    """
+    numcu.asarray of a list or tuple that holds numcu device arrays (NumPy cannot read them):
+        each item converted on the device (the first device array's, unless `device` is given), then
+        stacked there, level by level; the host does not wait for the GPU.
+    """
 def astype(x, dtype, *, copy = True, device = None, stream = None):
     ...
 def broadcast_arrays(*arrays):
@@ -251,6 +258,16 @@ def flip(x, *, axis = None):
     ...
 def from_dlpack(x, *, device = None, copy = None):
     ...
+def full_from_array(shape, value, dtype, device, stream, memory, fname):
+    """
+    numcu.full with an array as the fill value, which NumPy broadcasts to the shape: the
+        value converted and placed as asarray does, then a C-ordered copy of its broadcast view.
+    """
+def full_like_from_array(a, value, dtype, shape, device, stream, memory, fname):
+    """
+    numcu.full_like with an array as the fill value (see full_from_array): a's shape and dtype
+        unless given, on a's side unless `device` is.
+    """
 def getitem(a, key):
     """
     a[key] with integer or boolean arrays in `key` (numcu.ndarray's advanced indexing).
@@ -331,6 +348,17 @@ def triu(x, *, k = 0):
     ...
 def unique_all(x):
     ...
+def unique_complex(x, want_values, want_indices, want_inverse, want_counts, nan_distinct, device, stream):
+    """
+    numcu.unique of complex numbers, which have no sort keys of their own (C++ hands over).
+    
+        Three stable argsorts put the elements in NumPy's order: by imaginary part, then real part,
+        then where the NaNs are (neither part, the imaginary, the real, both). Complex equality with
+        the element before then marks where each distinct value starts: NaNs are each distinct,
+        unless not nan_distinct, where all of them are one value (NumPy's equal_nan). The outputs
+        are those of numcu's unique of real numbers: first positions, inverse, int64 counts.
+        
+    """
 def unique_counts(x):
     ...
 def unique_inverse(x):

@@ -28,6 +28,9 @@
 namespace numcu::python {
 namespace {
 
+// What numcu/_array_api.py does in Python (the protocol methods, composed operations).
+py::object glue(const char* name) { return py::module_::import("numcu._array_api").attr(name); }
+
 // `v` with axis `axis` moved to the end.
 ArrayView axis_last(const ArrayView& v, int axis) {
   ArrayView r = v;
@@ -183,12 +186,17 @@ py::object sort_call(bool indices, py::handle obj, py::handle axis_obj, bool des
 // unique: (values, indices, inverse, counts), None for those not asked for
 
 py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool want_inverse,
-                      bool want_counts, bool nan_distinct, const DeviceRequest& req) {
+                      bool want_counts, bool nan_distinct, py::handle device, py::handle stream) {
   const char* fname = "numcu.unique";
-  Call call(fname, req);
+  Call call(fname, parse_device(device, py::none(), py::none(), fname, stream));
   const Operand& x = call.array_input(obj);
   const DType dt = x.view.dtype;
-  check_sortable(dt, fname);
+  if (!sorting::sortable(dt)) {
+    // Complex numbers have no sort keys: NumPy's order is composed from argsorts of the parts.
+    return glue("unique_complex")(obj, want_values, want_indices, want_inverse, want_counts,
+                                  nan_distinct, device, stream)
+        .cast<py::tuple>();
+  }
   const Exec& ex = call.place();
   const ArrayView in = flat(dense(call, call.prepare(x, dt)));
   const std::int64_t n = in.size();
@@ -403,7 +411,10 @@ py::object gather_call(GatherKind kind, py::handle x_obj, py::handle idx_obj, py
                       " dimensions are supported");
   };
   if (kind == GatherKind::take) {
-    if (axis_obj.is_none()) xv = flat(dense(call, xv));
+    if (axis_obj.is_none()) {
+      xv = flat(dense(call, xv));
+      p.x = xv.data;  // a strided x was copied dense
+    }
     if (xv.ndim == 0) axis_error(fname, 0, 0);
     const int axis = axis_obj.is_none() ? 0 : normalize_axis(axis_obj, xv.ndim, fname);
     if (xv.ndim - 1 + iv.ndim > kMaxGatherDims) too_many();
@@ -589,9 +600,6 @@ NdArray view_of(const NdArray& a, py::handle shape_obj, py::handle strides_obj, 
   return a.with_view(r);
 }
 
-// The protocol methods: numcu/_array_api.py does the work.
-py::object glue(const char* name) { return py::module_::import("numcu._array_api").attr(name); }
-
 }  // namespace
 
 namespace {
@@ -652,10 +660,9 @@ void bind_array_api(py::module_& m) {
            "and NaNs equal each other and sort last).\n");
   m.def(
       "_unique",
-      [req](py::handle x, bool values, bool indices, bool inverse, bool counts, bool nan_distinct,
-            py::handle device, py::handle stream) {
-        return unique_call(x, values, indices, inverse, counts, nan_distinct,
-                           req(device, stream, "numcu.unique"));
+      [](py::handle x, bool values, bool indices, bool inverse, bool counts, bool nan_distinct,
+         py::handle device, py::handle stream) {
+        return unique_call(x, values, indices, inverse, counts, nan_distinct, device, stream);
       },
       py::arg("x"), py::arg("values"), py::arg("indices"), py::arg("inverse"), py::arg("counts"),
       py::arg("nan_distinct") = true, py::arg("device") = py::none(),

@@ -128,9 +128,25 @@ void finish(const Target& t, const Created& c) {
   if (t.ex.gpu) finish_streams(t.ex, nullptr, 0, c.allocation.get());
 }
 
+// Whether `value` is an array (a device array, or a host array of one or more dimensions) rather
+// than a scalar: NumPy's full broadcasts such a fill value to the shape, which
+// numcu/_array_api.py does through broadcast_to and a copy (on the GPU without waiting for it).
+bool array_fill(py::handle value, const char* fname) {
+  const Operand x = intake(value, fname);
+  return x.kind == Operand::Kind::device || x.view.ndim != 0;
+}
+
+py::object array_api_glue(const char* name) {
+  return py::module_::import("numcu._array_api").attr(name);
+}
+
 py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py::handle device,
                 py::handle stream, py::handle memory, const char* fname) {
   cuda::DeviceRestore restore;  // see runtime.hpp
+  if (!value.is_none() && array_fill(value, fname)) {
+    return array_api_glue("full_from_array")(shape_obj, value, dtype_obj, device, stream, memory,
+                                             fname);
+  }
   const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
   const bool has_value = !value.is_none();
   Operand v;
@@ -151,6 +167,10 @@ py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py
 py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::handle shape_obj,
                      py::handle device, py::handle stream, py::handle memory, const char* fname) {
   cuda::DeviceRestore restore;  // see runtime.hpp
+  if (!value.is_none() && array_fill(value, fname)) {
+    return array_api_glue("full_like_from_array")(a, value, dtype_obj, shape_obj, device, stream,
+                                                  memory, fname);
+  }
   const Operand x = intake(a, fname);
   const DType dtype = dtype_obj.is_none() ? x.view.dtype : dtype_from_python(dtype_obj, fname);
   const std::vector<std::int64_t> shape =
@@ -538,12 +558,13 @@ dtype : optional)doc");
       py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
       ones_doc.c_str());
   static const std::string full_doc = creation_doc(R"doc(
-A new array filled with `fill_value` (a scalar), of its dtype unless `dtype` is given.
+A new array filled with `fill_value`, of its dtype unless `dtype` is given: a scalar, or an
+array broadcast to the shape (a device array's values are copied without the host waiting).
 
 Parameters
 ----------
 shape : int or sequence of ints
-fill_value : scalar
+fill_value : scalar or array
 dtype : optional)doc");
   m.def(
       "full",
@@ -603,8 +624,8 @@ shape : int or sequence of ints, optional
       py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
       ones_like_doc.c_str());
   static const std::string full_like_doc = creation_doc(
-      (std::string("A new array like `a`, filled with `fill_value` (a scalar, converted to the "
-                   "dtype).") +
+      (std::string("A new array like `a`, filled with `fill_value` (a scalar, or an array "
+                   "broadcast to the shape), converted to the dtype.") +
        like_params)
           .c_str());
   m.def(

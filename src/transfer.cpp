@@ -150,6 +150,22 @@ py::object asarray_on_host(py::handle obj, const Operand& x, DType want, CopyMod
   return result;
 }
 
+// Whether a list or tuple holds a numcu device array at any depth: NumPy cannot read those, so
+// numcu/_array_api.py stacks the items on their device instead.
+bool holds_device_array(PyObject* seq, int depth) {
+  if (depth > kMaxDims) return false;
+  const bool is_list = PyList_Check(seq);
+  const Py_ssize_t n = is_list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
+    if (py::isinstance<NdArray>(item)) return true;
+    if ((PyList_Check(item) || PyTuple_Check(item)) && holds_device_array(item, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string out_layout_error(const char* fname) {
   return std::string(fname) +
          ": out must be contiguous (C-ordered, or any layout whose elements fill its memory)";
@@ -164,7 +180,12 @@ py::object asarray(py::handle obj, py::handle dtype_obj, py::handle copy_obj, py
   const CopyMode copy = parse_copy(copy_obj, fname);
   const DeviceRequest req = parse_device(device_obj, py::none(), py::none(), fname, stream_obj);
   py::object source = py::reinterpret_borrow<py::object>(obj);
-  if (!dtype_obj.is_none() && (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()))) {
+  const bool sequence = PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr());
+  if (sequence && holds_device_array(obj.ptr(), 0)) {
+    return py::module_::import("numcu._array_api")
+        .attr("asarray_nested")(obj, dtype_obj, copy_obj, device_obj, stream_obj);
+  }
+  if (!dtype_obj.is_none() && sequence) {
     // A list or tuple goes to NumPy with the dtype asked for: NumPy's own choice first would
     // take integers past int64's range through float64.
     source = py::module_::import("numpy").attr("asarray")(

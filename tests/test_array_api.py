@@ -270,6 +270,48 @@ def test_unique(rng, backend, dtype, shape):
     assert_matches(get(numcu.unique_inverse(xb).values), ev)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("shape", [(0,), (1,), (300,), (7, 8)], ids=str)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=str)
+def test_unique_of_complex_numbers(rng, backend, dtype, shape):
+    """Complex numbers have no sort keys: unique puts them in NumPy's order (a NaN part last:
+    imaginary, then real, then both) from the parts' argsorts; ties of equal parts, signed
+    zeros, infinities and NaNs in either part."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape))
+    parts = np.array([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan])
+    x = np.empty(n, dtype)
+    x.real = rng.choice(parts, n)
+    x.imag = rng.choice(parts, n)
+    x.real[::4] = rng.standard_normal(x[::4].size)  # and values seen once
+    x = x.reshape(shape)
+    kwargs = {} if backend == "numcu" else {"device": backend}
+    got = numcu._core._unique(to_backend(x, backend), True, True, True, True, True, **kwargs)
+    for r in got:
+        check_type(r, backend)
+    v, i, inv, c = (get(r) for r in got)
+    ev, ec = np.unique(x, return_counts=True, equal_nan=False)
+    assert v.dtype == dtype and i.dtype == c.dtype == inv.dtype == np.int64
+    # NumPy's order, values holding a NaN each apart: part by part, NaNs where NumPy has them.
+    np.testing.assert_array_equal(v.real, ev.real)
+    np.testing.assert_array_equal(v.imag, ev.imag)
+    np.testing.assert_array_equal(c, ec)
+    assert inv.shape == x.shape
+    np.testing.assert_array_equal(v[inv], x)
+    flat = x.reshape(-1)
+    np.testing.assert_array_equal(flat[i], v)
+    for k, value in enumerate(v):  # the first occurrence of each value without a NaN
+        if not np.isnan(value):
+            assert i[k] == np.flatnonzero(flat == value)[0]
+    # NumPy's equal_nan: every value with a NaN part is one value.
+    joined = numcu._core._unique(to_backend(x, backend), True, False, False, True, False, **kwargs)
+    ev, ec = np.unique(x, return_counts=True, equal_nan=True)
+    np.testing.assert_array_equal(get(joined[0]).real, ev.real)
+    np.testing.assert_array_equal(get(joined[0]).imag, ev.imag)
+    np.testing.assert_array_equal(get(joined[3]), ec)
+    assert_matches(get(numcu.unique_values(to_backend(x, backend))), np.unique(x, equal_nan=False))
+
+
 def test_unique_joins_signed_zeros_and_keeps_nans_apart():
     x = np.array([0.0, -0.0, np.nan, 1.0, np.nan, -0.0])
     values, counts = numcu.unique_counts(x)
@@ -297,6 +339,10 @@ def test_take(rng, backend, dtype):
     view = x[::2, ::-1]
     got = run_kernel(numcu.take, backend, view, idx, axis=1)
     assert_matches(get(got), np.take(view, idx, axis=1))
+    # Flattened (axis=None), which copies a strided x dense first.
+    flat_idx = rng.integers(0, view.size, size=9)
+    got = run_kernel(numcu.take, backend, view, flat_idx)
+    assert_matches(get(got), np.take(view, flat_idx))
 
 
 def test_take_out_of_bounds_raises():
@@ -383,6 +429,40 @@ def test_zero_dimensional_boolean_index(rng, shape):
             assert isinstance(got, numcu.ndarray)
             assert got.shape == want.shape
             assert_matches(got.get(), want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    ("shape", "mask_shape"), [((0, 1), (0, 0)), ((2, 3), (2, 0)), ((2, 3), (0,)), ((0, 4), (0,))]
+)
+def test_boolean_index_with_empty_extents(rng, shape, mask_shape):
+    """A boolean index whose extents are those of the array or zero selects nothing, as NumPy's
+    does; any other extent is an IndexError."""
+    x = random_array(rng, shape, np.float32)
+    mask = np.zeros(mask_shape, bool)
+    got = numcu.asarray(x)[numcu.asarray(mask)]
+    assert isinstance(got, numcu.ndarray)
+    assert got.shape == x[mask].shape and got.dtype == x.dtype
+    with pytest.raises(IndexError, match="boolean index"):
+        numcu.asarray(x)[numcu.asarray(np.zeros((1,) + mask_shape[1:], bool))]
+
+
+@pytest.mark.gpu
+def test_asarray_of_lists_holding_device_arrays(rng):
+    """A list (nested or not) of numcu arrays and numbers is stacked on the GPU, with or without
+    a dtype, as NumPy would stack the same values."""
+    x = random_array(rng, (3, 4), np.float32)
+    d = numcu.asarray(x)
+    rows = numcu.asarray([d[1], d[0]])
+    assert isinstance(rows, numcu.ndarray)
+    assert_matches(rows.get(), x[[1, 0]])
+    transposed = numcu.asarray([[d[i, j] for i in range(3)] for j in range(4)], dtype=np.float64)
+    assert transposed.dtype == np.float64
+    assert_matches(transposed.get(), x.T.astype(np.float64))
+    mixed = numcu.asarray([d[0, 0], 2.5, d[1, 1]])
+    assert_matches(mixed.get(), np.array([x[0, 0], 2.5, x[1, 1]]))
+    with pytest.raises(ValueError, match="copy"):
+        numcu.asarray([d[0], d[1]], copy=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -680,8 +760,6 @@ def test_bad_inputs_raise_clear_errors():
         numcu.matrix_transpose(np.arange(3.0))
     with pytest.raises(ValueError, match="cumulative_sum"):
         numcu.cumulative_sum(x)  # axis is required above one dimension
-    with pytest.raises(TypeError, match="complex"):
-        numcu.unique_values(np.ones(3, np.complex128))
     with pytest.raises(TypeError, match="complex"):
         numcu.argsort(np.ones(3, np.complex64))
 

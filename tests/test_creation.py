@@ -306,6 +306,26 @@ def test_full_takes_the_dtype_of_its_value(value, where):
     assert_matches(result, np.full((2, 3), value))
 
 
+@pytest.mark.parametrize("value_shape", [(), (3,), (2, 1)], ids=str)
+@pytest.mark.parametrize("device", ["cpu", gpu_param("cuda"), gpu_param("numcu")])
+def test_full_broadcasts_an_array_value(value_shape, device, rng):
+    """An array fill value is broadcast to the shape, as NumPy's full does; a device array's
+    (a 0-d one included) is copied on the GPU."""
+    value = random_array(rng, value_shape, np.float32)
+    base = np.zeros((2, 3), np.int64)
+    if device == "numcu":
+        got = numcu.full((2, 3), numcu.asarray(value))
+        like = numcu.full_like(numcu.asarray(base), numcu.asarray(value))
+    else:
+        got = numcu.full((2, 3), value, device=device)
+        like = numcu.full_like(base, value, device=device)
+    for result, want in ((got, np.full((2, 3), value)), (like, np.full_like(base, value))):
+        assert isinstance(result, numcu.ndarray) == (device != "cpu")
+        result = result.get() if isinstance(result, numcu.ndarray) else result
+        assert result.flags["C_CONTIGUOUS"] and result.dtype == want.dtype
+        assert_matches(result, want)
+
+
 def test_default_dtype_is_float64():
     empty = numcu.empty((2, 2), device="cpu")
 
@@ -515,12 +535,16 @@ def test_gpu_memory_without_a_gpu(name, kwargs):
         (lambda: numcu.zeros(2.5, device="cpu"), TypeError, "numcu.zeros: shape must be"),
         (lambda: numcu.ones("3", device="cpu"), TypeError, "numcu.ones: shape must be"),
         (lambda: numcu.empty((2, -1), device="cpu"), ValueError, "numcu.empty: negative"),
-        (lambda: numcu.full(3, np.ones(2), device="cpu"), ValueError, "numcu.full: the fill value"),
+        (
+            lambda: numcu.full(3, np.ones(2), device="cpu"),
+            ValueError,
+            "numcu.full: a fill value of shape (2,) cannot be broadcast to (3,)",
+        ),
         (lambda: numcu.full(3, None, device="cpu"), TypeError, "numcu.full: fill_value"),
         (lambda: numcu.full(3, 300, dtype=np.int8, device="cpu"), OverflowError, "numcu.full: "),
         (lambda: numcu.zeros(3, dtype="U2", device="cpu"), TypeError, "numcu.zeros: unsupported"),
         (lambda: numcu.zeros_like(np.ones(2), shape=(-1,), device="cpu"), ValueError, "negative"),
-        (lambda: numcu.full_like(np.ones(2), [1, 2], device="cpu"), ValueError, "fill value"),
+        (lambda: numcu.full_like(np.ones(2), [1, 2, 3], device="cpu"), ValueError, "fill value"),
         (
             lambda: numcu.empty_like(np.array(["a"]), device="cpu"),
             TypeError,

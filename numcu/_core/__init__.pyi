@@ -1392,12 +1392,13 @@ def from_dlpack(x: typing.Any) -> typing.Any:
     """
 def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
     """
-    A new array filled with `fill_value` (a scalar), of its dtype unless `dtype` is given.
+    A new array filled with `fill_value`, of its dtype unless `dtype` is given: a scalar, or an
+    array broadcast to the shape (a device array's values are copied without the host waiting).
     
     Parameters
     ----------
     shape : int or sequence of ints
-    fill_value : scalar
+    fill_value : scalar or array
     dtype : optional
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         'cpu' for a NumPy array, or a GPU. By default numcu's default device: the current GPU, or
@@ -1413,7 +1414,7 @@ def full(shape: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, *,
     """
 def full_like(a: typing.Any, fill_value: typing.Any, dtype: typing.Any = None, shape: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None, memory: typing.Any = 'device') -> typing.Any:
     """
-    A new array like `a`, filled with `fill_value` (a scalar, converted to the dtype).
+    A new array like `a`, filled with `fill_value` (a scalar, or an array broadcast to the shape), converted to the dtype.
     
     Parameters
     ----------
