@@ -1,7 +1,7 @@
 """Side-by-side benchmark of the Array API functions with kernels of their own.
 
 sort, argsort (float32, int32), unique (int32), take, concat (float32) at n = 2^20 and 2^27,
-and matmul (float32, float16; square, 8192^3 at the top) for numcu, CuPy and PyTorch, each
+and matmul (float32, float16, bfloat16; square, 8192^3 at the top) for numcu, CuPy and PyTorch, each
 only when importable and able to run on the GPU, on the same random data in one run::
 
     python benchmarks/bench_array_api.py            # full run, a few minutes on an H100
@@ -66,6 +66,17 @@ def to_device(name, xp, a):
     if name == "torch":
         return xp.from_numpy(np.ascontiguousarray(a)).cuda()
     return xp.asarray(a)
+
+
+def to_device_as(name, xp, a, dtype):
+    """float32 host data on the GPU as `dtype` (a name; bfloat16 converted on the device)."""
+    if name == "cupy" and dtype == "bfloat16":
+        raise TypeError("CuPy has no bfloat16")
+    if dtype != "bfloat16":
+        return to_device(name, xp, a.astype(dtype))
+    if name == "torch":
+        return to_device(name, xp, a).to(xp.bfloat16)
+    return xp.astype(xp.asarray(a), "bfloat16")
 
 
 def main(argv=None):
@@ -137,15 +148,15 @@ def main(argv=None):
 
         measure(f"unique int32 2^{n.bit_length() - 1}", unique_work, "Gelem/s", n)
     for m in MATMUL_SIZES:
-        for dtype in (np.float32, np.float16):
-            a = rng.standard_normal((m, m)).astype(dtype)
-            b = rng.standard_normal((m, m)).astype(dtype)
+        for dtype in ("float32", "float16", "bfloat16"):
+            a = rng.standard_normal((m, m)).astype(np.float32)
+            b = rng.standard_normal((m, m)).astype(np.float32)
 
-            def mm_work(name, xp, ops, a=a, b=b):
-                da, db = to_device(name, xp, a), to_device(name, xp, b)
+            def mm_work(name, xp, ops, a=a, b=b, dtype=dtype):
+                da, db = to_device_as(name, xp, a, dtype), to_device_as(name, xp, b, dtype)
                 return lambda: ops["matmul"](da, db)
 
-            measure(f"matmul {np.dtype(dtype).name} {m}^3", mm_work, "TFLOP/s", 2 * m**3 / 1e3)
+            measure(f"matmul {dtype} {m}^3", mm_work, "TFLOP/s", 2 * m**3 / 1e3)
 
     aims = [
         ("sort float32 2^27", "sort"),

@@ -339,6 +339,11 @@ def test_take(rng, backend, dtype):
     view = x[::2, ::-1]
     got = run_kernel(numcu.take, backend, view, idx, axis=1)
     assert_matches(get(got), np.take(view, idx, axis=1))
+    # A vector by a 2-D index, negative entries included: dense (one kernel) and strided.
+    vec = x.reshape(-1)
+    idx2 = rng.integers(-vec.size, vec.size, size=(4, 7))
+    for i in (idx2, idx2[:, ::2]):
+        assert_matches(get(run_kernel(numcu.take, backend, vec, i)), np.take(vec, i))
     # Flattened (axis=None), which copies a strided x dense first.
     flat_idx = rng.integers(0, view.size, size=9)
     got = run_kernel(numcu.take, backend, view, flat_idx)

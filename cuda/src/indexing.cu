@@ -44,6 +44,65 @@ __global__ void gather_kernel(const GatherPlan p) {
   }
 }
 
+// The common gather: one index array, dense, picking elements of a one-dimensional x (take
+// with axis=None or of a vector). No coordinates to work out, and kItems elements a thread with
+// their index and element loads in flight together: the general kernel's 64-bit divisions kept
+// it at two thirds of CuPy's and PyTorch's throughput.
+constexpr int kFlatItems = 4;
+
+template <class E>
+__global__ void gather_flat_kernel(const char* x, std::int64_t stride, std::int64_t extent,
+                                   const std::int64_t* index, E* out, std::int64_t n) {
+  const std::int64_t tile = static_cast<std::int64_t>(blockDim.x) * kFlatItems;
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile + threadIdx.x; base < n;
+       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+    std::int64_t at[kFlatItems];
+#pragma unroll
+    for (int k = 0; k < kFlatItems; ++k) {
+      const std::int64_t e = base + static_cast<std::int64_t>(k) * blockDim.x;
+      at[k] = e < n ? index[e] : 0;
+    }
+    E v[kFlatItems];
+#pragma unroll
+    for (int k = 0; k < kFlatItems; ++k) {
+      std::int64_t i = at[k];
+      if (i < 0) i += extent;
+      i = i < 0 ? 0 : (i >= extent ? extent - 1 : i);
+      v[k] = *reinterpret_cast<const E*>(x + i * stride);
+    }
+#pragma unroll
+    for (int k = 0; k < kFlatItems; ++k) {
+      const std::int64_t e = base + static_cast<std::int64_t>(k) * blockDim.x;
+      if (e < n) out[e] = v[k];
+    }
+  }
+}
+
+// Whether `p` is gather_flat_kernel's case: one index array, C-contiguous, and x's position
+// given by it alone (x one-dimensional).
+bool flat_gather(const GatherPlan& p) {
+  if (p.arrays != 1) return false;
+  std::int64_t expect = static_cast<std::int64_t>(sizeof(std::int64_t));
+  for (int d = p.ndim - 1; d >= 0; --d) {
+    if (p.x_strides[d] != 0) return false;
+    if (p.shape[d] != 1 && p.index_strides[0][d] != expect) return false;
+    expect *= p.shape[d];
+  }
+  return true;
+}
+
+template <class E>
+void launch_gather(const GatherPlan& p, cudaStream_t s) {
+  if (flat_gather(p)) {
+    const std::int64_t tiles = (p.n + kBlock * kFlatItems - 1) / (kBlock * kFlatItems);
+    const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(tiles, 1, 1 << 20));
+    gather_flat_kernel<E><<<grid, kBlock, 0, s>>>(p.x, p.axis_strides[0], p.extent[0],
+                                                  p.index[0], reinterpret_cast<E*>(p.out), p.n);
+  } else {
+    gather_kernel<E><<<grid_for(p.n), kBlock, 0, s>>>(p);
+  }
+}
+
 __global__ void nonzero_kernel(const NonzeroPlan p, const bool* mask, const std::int64_t* pos,
                                std::int64_t* out) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < p.n;
@@ -98,22 +157,21 @@ __global__ void matmul_exact_kernel(const MatmulPlan p) {
 void gather_cuda(const GatherPlan& p, Stream stream) {
   if (p.n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
-  const unsigned grid = grid_for(p.n);
   switch (p.itemsize) {
     case 1:
-      gather_kernel<std::uint8_t><<<grid, kBlock, 0, s>>>(p);
+      launch_gather<std::uint8_t>(p, s);
       break;
     case 2:
-      gather_kernel<std::uint16_t><<<grid, kBlock, 0, s>>>(p);
+      launch_gather<std::uint16_t>(p, s);
       break;
     case 4:
-      gather_kernel<std::uint32_t><<<grid, kBlock, 0, s>>>(p);
+      launch_gather<std::uint32_t>(p, s);
       break;
     case 8:
-      gather_kernel<std::uint64_t><<<grid, kBlock, 0, s>>>(p);
+      launch_gather<std::uint64_t>(p, s);
       break;
     default:
-      gather_kernel<Bytes16><<<grid, kBlock, 0, s>>>(p);
+      launch_gather<Bytes16>(p, s);
       break;
   }
   NUMCU_CUDA_TRY(cudaGetLastError(), "gather kernel launch");
