@@ -304,3 +304,31 @@ def test_xarray_wraps_device_arrays(rng):
     assert_matches(s.data.get(), a.sum(axis=1), rtol=1e-12)
     m = da.max()
     assert_matches(np.asarray(m.data.get()), np.asarray(a.max()))
+
+
+@pytest.mark.gpu
+def test_array_api_compat_finds_numcu_and_its_helpers_work(rng):
+    """array-api-compat, which SciPy and scikit-learn write against, finds numcu's namespace for
+    numcu arrays; its helpers work on them, and code written against the namespace runs on the
+    GPU and gives NumPy's values."""
+    compat = pytest.importorskip("array_api_compat")
+    a = random_array(rng, (6, 5), np.float64)
+    d = dev(a)
+    assert compat.is_array_api_obj(d)
+    assert compat.array_namespace(d, dev(a[:1]), 2.0) is numcu
+    assert compat.device(d) == d.device
+    assert compat.size(d) == a.size
+    assert compat.is_writeable_array(d)
+    host = compat.to_device(d, "cpu")
+    assert isinstance(host, np.ndarray)
+    assert_matches(host, a)
+
+    def standardize(x):
+        xp = compat.array_namespace(x)
+        return (x - xp.mean(x, axis=0)) / xp.std(x, axis=0)
+
+    r = standardize(d)
+    assert isinstance(r, numcu.ndarray)
+    assert_matches(r.get(), (a - a.mean(axis=0)) / a.std(axis=0), rtol=1e-12)
+    sorted_rows = compat.array_namespace(d).sort(d, axis=1)
+    assert_matches(sorted_rows.get(), np.sort(a, axis=1))
