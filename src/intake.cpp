@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "arguments.hpp"
 #include "bfloat16.hpp"
 #include "dlpack.hpp"
 #include "ndarray.hpp"
@@ -173,6 +174,45 @@ std::int64_t as_int(py::handle item, const char* fname, const char* what) {
   return value;
 }
 
+// Interned names for the lookups made on every call: an interned str is matched by identity
+// (CPython's type attribute cache, dict lookups) and its hash is kept, where
+// PyObject_GetAttrString and PyDict_GetItemString make and hash a new str each time.
+struct Names {
+  PyObject* cai;
+  PyObject* version;
+  PyObject* mask;
+  PyObject* shape;
+  PyObject* typestr;
+  PyObject* data;
+  PyObject* strides;
+  PyObject* stream;
+  PyObject* ptr;
+  PyObject* device_id;
+  PyObject* dtype;
+};
+
+const Names& names() {
+  static const Names n = [] {
+    auto intern = [](const char* s) {
+      PyObject* o = PyUnicode_InternFromString(s);
+      if (o == nullptr) throw py::error_already_set();
+      return o;  // kept for the life of the process
+    };
+    return Names{intern("__cuda_array_interface__"),
+                 intern("version"),
+                 intern("mask"),
+                 intern("shape"),
+                 intern("typestr"),
+                 intern("data"),
+                 intern("strides"),
+                 intern("stream"),
+                 intern("ptr"),
+                 intern("device_id"),
+                 intern("dtype")};
+  }();
+  return n;
+}
+
 // The versions the CUDA Array Interface specification defines: 0 to 3 (3 added 'stream').
 constexpr long long kNewestCAIVersion = 3;
 
@@ -187,13 +227,28 @@ int typestr_size(const std::string& ts) {
   return size;
 }
 
+// The stream a producer's data is written on, as the interface numbers it: 1 the legacy default
+// stream (numcu's null stream: work on a non-blocking stream must still wait for it), 2 the
+// per-thread default stream, anything else a stream's address.
+void set_producer_stream(Operand& op, unsigned long long s, const char* fname, const char* what) {
+  op.has_producer_stream = true;
+  if (s == 1) {
+    op.producer_stream = nullptr;
+  } else if (s == 2) {
+    op.producer_stream = reinterpret_cast<Stream>(std::uintptr_t{2});
+  } else {
+    op.producer_stream =
+        foreign_stream(static_cast<std::uintptr_t>(s), fname, what, StreamFrom::vouched);
+  }
+}
+
 void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role, Operand& op) {
   if (!PyDict_Check(cai_obj.ptr())) malformed(fname, "it is not a dict");
   py::dict cai = py::reinterpret_borrow<py::dict>(cai_obj);
   ArrayView& v = op.view;
   v.device = 0;
 
-  PyObject* version = PyDict_GetItemString(cai.ptr(), "version");
+  PyObject* version = PyDict_GetItem(cai.ptr(), names().version);
   if (!version) malformed(fname, "no 'version'");
   int overflow = 0;
   const long long ver = PyLong_Check(version) && !PyBool_Check(version)
@@ -205,12 +260,12 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
                          std::to_string(kNewestCAIVersion) + ")");
   }
 
-  PyObject* mask = PyDict_GetItemString(cai.ptr(), "mask");
+  PyObject* mask = PyDict_GetItem(cai.ptr(), names().mask);
   if (mask && mask != Py_None) {
     throw_value_error(std::string(fname) +
                       ": __cuda_array_interface__ with a mask is not supported");
   }
-  PyObject* shape = PyDict_GetItemString(cai.ptr(), "shape");
+  PyObject* shape = PyDict_GetItem(cai.ptr(), names().shape);
   if (!shape) malformed(fname, "no 'shape'");
   if (!PyTuple_Check(shape)) malformed(fname, "'shape' must be a tuple");
   const Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
@@ -221,7 +276,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
     if (v.shape[d] < 0) malformed(fname, "negative 'shape' entry");
   }
 
-  PyObject* typestr = PyDict_GetItemString(cai.ptr(), "typestr");
+  PyObject* typestr = PyDict_GetItem(cai.ptr(), names().typestr);
   if (!typestr) malformed(fname, "no 'typestr'");
   if (!PyUnicode_Check(typestr)) malformed(fname, "'typestr' must be a str");
   const std::string ts = py::reinterpret_borrow<py::str>(typestr).cast<std::string>();
@@ -240,7 +295,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
     malformed(fname, checked::shape_problem(v));
   }
 
-  PyObject* data = PyDict_GetItemString(cai.ptr(), "data");
+  PyObject* data = PyDict_GetItem(cai.ptr(), names().data);
   if (!data) malformed(fname, "no 'data'");
   if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2) {
     malformed(fname, "'data' must be a tuple (pointer, read_only)");
@@ -258,7 +313,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   }
   v.readonly = readonly == Py_True;
 
-  PyObject* strides = PyDict_GetItemString(cai.ptr(), "strides");
+  PyObject* strides = PyDict_GetItem(cai.ptr(), names().strides);
   if (strides && strides != Py_None) {
     if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != ndim) {
       malformed(fname, "'strides' must be None or a tuple as long as 'shape'");
@@ -276,7 +331,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
                       ": __cuda_array_interface__ has a null data pointer for " +
                       std::to_string(v.size()) + " elements");
   }
-  PyObject* stream = PyDict_GetItemString(cai.ptr(), "stream");
+  PyObject* stream = PyDict_GetItem(cai.ptr(), names().stream);
   if (stream && stream != Py_None) {
     if (!PyLong_Check(stream) || PyBool_Check(stream)) {
       malformed(fname, "'stream' must be None or an integer");
@@ -288,15 +343,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
                            " is not a stream handle (handles are 1, 2 or an address)");
     }
     if (s == 0) malformed(fname, "'stream' 0 is disallowed by the interface (use 1 or 2)");
-    // 1 is the legacy default stream, which numcu's own work is ordered with already.
-    if (s == 2) {
-      op.has_producer_stream = true;
-      op.producer_stream = reinterpret_cast<Stream>(std::uintptr_t{2});
-    } else if (s != 1) {
-      op.has_producer_stream = true;
-      op.producer_stream = foreign_stream(static_cast<std::uintptr_t>(s), fname,
-                                          "__cuda_array_interface__ 'stream'", StreamFrom::vouched);
-    }
+    set_producer_stream(op, s, fname, "__cuda_array_interface__ 'stream'");
   }
   if (role == Role::output && v.readonly) {
     throw_value_error(std::string(fname) + ": out is read-only");
@@ -474,6 +521,7 @@ namespace {
 enum class Route : std::uint8_t {
   numpy,     // numpy.ndarray: the buffer protocol
   exchange,  // DLPack's C exchange table (type(x).__dlpack_c_exchange_api__)
+  cupy,      // cupy.ndarray: its own attributes (intake_cupy)
   general,   // __cuda_array_interface__, then __dlpack__, the buffer protocol, numpy.asarray
 };
 
@@ -489,6 +537,122 @@ struct TypeRoute {
 constexpr int kCachedRoutes = 8;
 TypeRoute g_routes[kCachedRoutes];
 int g_next_route = 0;
+
+// CuPy's cupy.cuda.get_current_stream where `type` is exactly cupy.ndarray (CuPy imported, and
+// the function there); null otherwise. Subclasses keep the general route.
+PyObject* cupy_current_stream(PyTypeObject* type) {
+  static PyObject* ndarray = nullptr;
+  static PyObject* current = nullptr;
+  if (ndarray == nullptr) {
+    PyObject* cupy = PyDict_GetItemString(PyImport_GetModuleDict(), "cupy");  // borrowed
+    if (cupy == nullptr) return nullptr;
+    py::object nd = py::reinterpret_steal<py::object>(PyObject_GetAttrString(cupy, "ndarray"));
+    py::object fn;
+    if (nd) {
+      try {
+        fn = py::module_::import("cupy.cuda").attr("get_current_stream");
+      } catch (const py::error_already_set&) {
+        fn = py::object();
+      }
+    }
+    PyErr_Clear();
+    if (!nd || !fn || !PyType_Check(nd.ptr()) || !PyCallable_Check(fn.ptr())) return nullptr;
+    ndarray = nd.release().ptr();  // kept for the life of the process
+    current = fn.release().ptr();
+  }
+  return reinterpret_cast<PyObject*>(type) == ndarray ? current : nullptr;
+}
+
+// A cupy.ndarray read through its own attributes, not __cuda_array_interface__, whose property
+// builds a seven-entry dict on every access (about a microsecond an operand): data.ptr and
+// data.device_id, shape, strides, dtype, and as the stream its data is written on CuPy's current
+// stream, which is what its interface reports. CuPy's arrays are always writable. False (the
+// general route then) for anything unexpected: a missing attribute, an unknown dtype.
+bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Operand& op) {
+  const Names& n = names();
+  auto get = [](PyObject* o, PyObject* name) {
+    return py::reinterpret_steal<py::object>(PyObject_GetAttr(o, name));
+  };
+  const py::object data = get(obj.ptr(), n.data);
+  const py::object ptr = data ? get(data.ptr(), n.ptr) : py::object();
+  const py::object device = data ? get(data.ptr(), n.device_id) : py::object();
+  const py::object shape = get(obj.ptr(), n.shape);
+  const py::object strides = get(obj.ptr(), n.strides);
+  const py::object dtype = get(obj.ptr(), n.dtype);
+  if (!ptr || !device || !shape || !strides || !dtype || !PyLong_Check(ptr.ptr()) ||
+      !PyLong_Check(device.ptr()) || !PyTuple_Check(shape.ptr()) || !PyTuple_Check(strides.ptr()) ||
+      PyTuple_GET_SIZE(shape.ptr()) != PyTuple_GET_SIZE(strides.ptr())) {
+    PyErr_Clear();
+    return false;
+  }
+  // dtype objects of the builtin types are NumPy's singletons: a few are remembered.
+  struct Known {
+    PyObject* dtype = nullptr;  // a reference is held
+    DType value = DType::float64;
+  };
+  static Known known[16];
+  static int next = 0;
+  DType dt = DType::float64;
+  bool found = false;
+  for (const Known& k : known) {
+    if (k.dtype == dtype.ptr()) {
+      dt = k.value;
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    try {
+      dt = dtype_from_python(dtype, fname);
+    } catch (const py::error_already_set&) {
+      PyErr_Clear();
+      return false;
+    } catch (const Error&) {
+      return false;
+    }
+    Known& slot = known[next];
+    next = (next + 1) % 16;
+    Py_XDECREF(slot.dtype);
+    slot.dtype = dtype.inc_ref().ptr();
+    slot.value = dt;
+  }
+  const Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
+  check_ndim(fname, ndim);
+  ArrayView& v = op.view;
+  v.dtype = dt;
+  v.ndim = static_cast<int>(ndim);
+  for (int d = 0; d < v.ndim; ++d) {
+    v.shape[d] = as_int(PyTuple_GET_ITEM(shape.ptr(), d), fname, "'shape' entries");
+    v.strides[d] = as_int(PyTuple_GET_ITEM(strides.ptr(), d), fname, "'strides' entries");
+  }
+  v.data = reinterpret_cast<char*>(PyLong_AsUnsignedLongLong(ptr.ptr()));
+  v.device = static_cast<int>(PyLong_AsLong(device.ptr()));
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  v.readonly = false;
+  if (checked::shape_status(v.shape, v.ndim, itemsize(dt)) != checked::ShapeStatus::ok ||
+      !checked::view_fits(v, true)) {
+    return false;  // the general route says what is wrong
+  }
+  const py::object current = py::reinterpret_steal<py::object>(PyObject_CallNoArgs(current_stream));
+  const py::object stream = current ? get(current.ptr(), n.ptr) : py::object();
+  if (!stream || !PyLong_Check(stream.ptr())) {
+    PyErr_Clear();
+    return false;
+  }
+  const unsigned long long s = PyLong_AsUnsignedLongLong(stream.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  // CuPy's null stream is the legacy default stream (its interface says 1).
+  set_producer_stream(op, s == 0 ? 1 : s, fname, "CuPy's current stream");
+  op.kind = Operand::Kind::device;
+  op.keepalive = py::reinterpret_borrow<py::object>(obj);
+  return true;
+}
 
 PyTypeObject* numpy_ndarray_type() {
   static PyTypeObject* type = reinterpret_cast<PyTypeObject*>(
@@ -511,6 +675,8 @@ TypeRoute decide_route(PyTypeObject* type) {
   r.type = type;
   if (type == numpy_ndarray_type()) {
     r.route = Route::numpy;
+  } else if (cupy_current_stream(type) != nullptr) {
+    r.route = Route::cupy;
   } else {
     // Looked up on the type, as the specification says (an instance attribute does not count).
     PyObject* capsule =
@@ -552,10 +718,10 @@ const TypeRoute& route_of(PyTypeObject* type) {
 
 // __cuda_array_interface__, then __dlpack__: false when the object has neither.
 bool intake_interfaces(Operand& op, py::handle obj, const char* fname, Role role) {
-  PyObject* cai = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
+  PyObject* cai = PyObject_GetAttr(obj.ptr(), names().cai);
   if (cai) {
     py::object holder = py::reinterpret_steal<py::object>(cai);
-    if (PyDict_Check(cai) && PyDict_GetItemString(cai, "stream") == nullptr) {
+    if (PyDict_Check(cai) && PyDict_GetItem(cai, names().stream) == nullptr) {
       // An interface without 'stream' (version 2) says nothing of the stream its data is
       // written on. PyTorch's is its current stream, read directly (fast); other objects
       // that also speak DLPack, whose __dlpack__(stream=) orders the producer's work before
@@ -603,7 +769,7 @@ void intake_host(Operand& op, py::handle obj, const char* fname, Role role) {
 }
 
 // The routes intake takes, as named by numcu._core._intake_info.
-enum class Taken { numcu, scalar, exchange, interfaces, host };
+enum class Taken { numcu, scalar, exchange, cupy, interfaces, host };
 
 const char* taken_name(Taken t) {
   switch (t) {
@@ -613,6 +779,8 @@ const char* taken_name(Taken t) {
       return "scalar";
     case Taken::exchange:
       return "exchange";
+    case Taken::cupy:
+      return "cupy";
     case Taken::interfaces:
       return "interfaces";
     default:
@@ -638,6 +806,9 @@ Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
   if (kind == Route::exchange && intake_exchange(route.api, obj, fname, role, op)) {
     return Taken::exchange;
   }
+  if (kind == Route::cupy && intake_cupy(cupy_current_stream(Py_TYPE(obj.ptr())), obj, fname, op)) {
+    return Taken::cupy;
+  }
   // NumPy arrays go straight to the buffer protocol; anything else is asked for
   // __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
   if (kind != Route::numpy && intake_interfaces(op, obj, fname, role)) return Taken::interfaces;
@@ -654,7 +825,8 @@ void intake_into(Operand& op, py::handle obj, const char* fname, Role role) {
 namespace {
 
 // numcu._core._intake_info(obj, route=None): what intake makes of obj, for tests that compare
-// routes. route: None (the route numcu takes), "exchange" (the type's C exchange table),
+// routes. route: None (the route numcu takes), "exchange" (the type's C exchange table), "cupy"
+// (a cupy.ndarray's attributes),
 // "interfaces" (__cuda_array_interface__, then __dlpack__) or "dlpack" (__dlpack__ only).
 py::dict intake_info(py::handle obj, py::handle route) {
   const char* fname = "numcu._core._intake_info";
@@ -671,6 +843,12 @@ py::dict intake_info(py::handle obj, py::handle route) {
       throw_value_error(std::string(fname) + ": the producer declined the object");
     }
     taken = Taken::exchange;
+  } else if (name == "cupy") {
+    PyObject* current = cupy_current_stream(Py_TYPE(obj.ptr()));
+    if (current == nullptr || !intake_cupy(current, obj, fname, op)) {
+      throw_value_error(std::string(fname) + ": not a cupy.ndarray numcu can read directly");
+    }
+    taken = Taken::cupy;
   } else if (name == "interfaces" || name == "dlpack") {
     const bool found = name == "dlpack" ? intake_dlpack(obj, fname, Role::input, op)
                                         : intake_interfaces(op, obj, fname, Role::input);
@@ -707,7 +885,8 @@ py::dict intake_info(py::handle obj, py::handle route) {
 void bind_intake(py::module_& m) {
   m.def("_intake_info", &intake_info, py::arg("obj"), py::arg("route") = py::none(),
         "What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, "
-        "route): for tests. route: None (numcu's choice), 'exchange', 'interfaces' or 'dlpack'.");
+        "route): for tests. route: None (numcu's choice), 'exchange', 'cupy', 'interfaces' or "
+        "'dlpack'.");
   m.def(
       "_exchange_counts",
       [] {

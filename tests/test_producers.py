@@ -222,3 +222,25 @@ def test_readonly_cai_is_accepted_as_input(rng):
     result = numcu.multiply(readonly, 2.0)
 
     assert_matches(result.get(), host * 2.0)
+
+
+def test_fast_routes_read_what_the_interfaces_say(producer, rng):
+    """The route numcu takes for a producer's arrays (DLPack's C exchange table, a CuPy array's
+    own attributes) reads the same memory, shape, strides, dtype and device as the interfaces
+    (__cuda_array_interface__, then __dlpack__) do, views included; CuPy's joins the same
+    stream, also on a stream of CuPy's own."""
+    base = random_array(rng, (6, 14), np.float32)
+    whole = producer.from_numpy(base)
+    arrays = [whole, producer.view(whole, base, lambda a: a[:, 1::2])]
+    for x in arrays:
+        fast = numcu._core._intake_info(x)
+        slow = numcu._core._intake_info(x, "interfaces")
+        for key in ("data", "shape", "strides", "dtype", "device", "readonly", "kind"):
+            assert fast[key] == slow[key], (producer.name, fast["route"], key)
+        if producer.name == "cupy":
+            assert fast["route"] == "cupy"
+            assert fast["stream"] == slow["stream"]
+            with producer.cp.cuda.Stream(non_blocking=True) as side:
+                on_side = numcu._core._intake_info(x)
+                assert on_side["stream"] == numcu._core._intake_info(x, "interfaces")["stream"]
+                assert on_side["stream"] == side.ptr

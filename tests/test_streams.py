@@ -134,6 +134,22 @@ def test_item_assignment_is_ordered_after_other_streams(how, rng):
     assert_matches(r.get(), expected + 1.0)
 
 
+def test_cupy_default_stream_producer_is_joined_by_a_non_blocking_stream(rng):
+    """CuPy's default stream is the legacy one (1 in its interface): numcu's work on a
+    non-blocking stream, which CUDA does not order with it, waits for CuPy's queued work."""
+    cp = import_or_skip("cupy")
+    a = random_array(rng, (N,), np.float32)
+    x = cp.asarray(a)
+    for _ in range(20):  # a long queue on CuPy's default stream
+        x *= 1.0
+    x += 1.0
+    s = numcu.cuda.Stream(non_blocking=True)
+
+    r = numcu.add(x, 1.0, stream=s)
+
+    assert_matches(r.get(), a + 2.0)
+
+
 def test_torch_side_stream_producer_is_joined(rng):
     torch = import_or_skip("torch")
     a = random_array(rng, (N,), np.float32)

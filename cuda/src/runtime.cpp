@@ -283,8 +283,25 @@ void synchronize_device(int device) {
   NUMCU_CUDA_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
+namespace {
+// The legacy default stream: null, or its explicit handle 1.
+bool legacy_stream(Stream s) { return s == nullptr || s == reinterpret_cast<Stream>(1); }
+}  // namespace
+
 void stream_wait(Stream consumer, Stream producer) {
   if (consumer == producer) return;
+  // CUDA orders the legacy default stream with every blocking stream itself (the per-thread
+  // default stream included): work queued on one waits for what the other queued before.
+  if (legacy_stream(consumer) || legacy_stream(producer)) {
+    const Stream other = legacy_stream(consumer) ? producer : consumer;
+    if (legacy_stream(other) || other == reinterpret_cast<Stream>(2)) return;
+    unsigned int flags = 0;
+    if (cudaStreamGetFlags(static_cast<cudaStream_t>(other), &flags) == cudaSuccess) {
+      if ((flags & cudaStreamNonBlocking) == 0) return;
+    } else {
+      cudaGetLastError();  // the event calls below report a bad handle
+    }
+  }
   // One event per thread and device, re-recorded each time: a wait captures the event's state
   // when it is queued, so reuse is safe. An event is recorded only on streams of the device it
   // was made on, and the streams here are the current device's.
