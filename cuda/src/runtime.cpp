@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "numcu/cuda_check.hpp"
@@ -286,21 +287,35 @@ void synchronize_device(int device) {
 namespace {
 // The legacy default stream: null, or its explicit handle 1.
 bool legacy_stream(Stream s) { return s == nullptr || s == reinterpret_cast<Stream>(1); }
+
+// The blocking streams numcu made (numcu.cuda.Stream() by default): known without asking the
+// driver. Other libraries' streams are not asked about (a wait costs little more than the query).
+// Never destroyed: streams may be destroyed by Python's finalisation after static destructors.
+struct BlockingStreams {
+  std::mutex mutex;
+  std::set<Stream> streams;
+};
+BlockingStreams& blocking_streams() {
+  static auto* b = new BlockingStreams;
+  return *b;
+}
+
+bool numcu_blocking_stream(Stream s) {
+  BlockingStreams& b = blocking_streams();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  return b.streams.count(s) != 0;
+}
 }  // namespace
 
 void stream_wait(Stream consumer, Stream producer) {
   if (consumer == producer) return;
   // CUDA orders the legacy default stream with every blocking stream itself (the per-thread
-  // default stream included): work queued on one waits for what the other queued before.
+  // default stream included): work queued on one waits for what the other queued before. Known
+  // blocking here: the per-thread default stream and numcu's own blocking streams.
   if (legacy_stream(consumer) || legacy_stream(producer)) {
     const Stream other = legacy_stream(consumer) ? producer : consumer;
     if (legacy_stream(other) || other == reinterpret_cast<Stream>(2)) return;
-    unsigned int flags = 0;
-    if (cudaStreamGetFlags(static_cast<cudaStream_t>(other), &flags) == cudaSuccess) {
-      if ((flags & cudaStreamNonBlocking) == 0) return;
-    } else {
-      cudaGetLastError();  // the event calls below report a bad handle
-    }
+    if (numcu_blocking_stream(other)) return;
   }
   // One event per thread and device, re-recorded each time: a wait captures the event's state
   // when it is queued, so reuse is safe. An event is recorded only on streams of the device it
@@ -340,11 +355,21 @@ Stream create_stream(bool non_blocking) {
       cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
       "cudaStreamCreate");
   register_stream_scratch(s);
+  if (!non_blocking) {
+    BlockingStreams& b = blocking_streams();
+    std::lock_guard<std::mutex> lock(b.mutex);
+    b.streams.insert(s);
+  }
   return s;
 }
 
 void destroy_stream(Stream stream) noexcept {
   release_stream_scratch(stream);
+  {
+    BlockingStreams& b = blocking_streams();
+    std::lock_guard<std::mutex> lock(b.mutex);
+    b.streams.erase(stream);
+  }
   if (cudaStreamDestroy(static_cast<cudaStream_t>(stream)) != cudaSuccess) cudaGetLastError();
 }
 
