@@ -69,6 +69,18 @@ def _as_array(x, like=None):
     return np.asarray(x)
 
 
+def _as_input(x):
+    """`x` as an array a composed operation works on: numcu and NumPy arrays as they are, other
+    libraries' device arrays (CUDA Array Interface, DLPack on CUDA) as numcu arrays without a
+    copy, anything else through NumPy."""
+    if _is_device(x) or isinstance(x, np.ndarray):
+        return x
+    dl = getattr(x, "__dlpack_device__", None)
+    if hasattr(x, "__cuda_array_interface__") or (dl is not None and dl()[0] in (2, 13)):
+        return _core.asarray(x)
+    return np.asarray(x)
+
+
 def _dtype_of(x):
     if _is_device(x) or isinstance(x, (np.ndarray, np.generic)):
         return x.dtype
@@ -251,7 +263,7 @@ def full_from_array(shape, value, dtype, device, stream, memory, fname):
 def full_like_from_array(a, value, dtype, shape, device, stream, memory, fname):
     """numcu.full_like with an array as the fill value (see full_from_array): a's shape and dtype
     unless given, on a's side unless `device` is."""
-    a = _as_array(a) if not hasattr(a, "__cuda_array_interface__") else _core.asarray(a)
+    a = _as_input(a)
     return full_from_array(
         a.shape if shape is None else shape,
         value,
@@ -724,10 +736,7 @@ def unique_complex(
     unless not nan_distinct, where all of them are one value (NumPy's equal_nan). The outputs
     are those of numcu's unique of real numbers: first positions, inverse, int64 counts.
     """
-    if not (_is_device(x) or isinstance(x, np.ndarray)):
-        dl = getattr(x, "__dlpack_device__", None)
-        on_gpu = hasattr(x, "__cuda_array_interface__") or (dl is not None and dl()[0] in (2, 13))
-        x = _core.asarray(x) if on_gpu else np.asarray(x)
+    x = _as_input(x)
     kw = {"device": device, "stream": stream}
     flat = reshape(x, (-1,))
     re, im = _part(flat, 0), _part(flat, 1)

@@ -171,6 +171,12 @@ def _as_array(x, like = None):
     """
     `x` as an array: arrays as they are, anything else on `like`'s side.
     """
+def _as_input(x):
+    """
+    `x` as an array a composed operation works on: numcu and NumPy arrays as they are, other
+        libraries' device arrays (CUDA Array Interface, DLPack on CUDA) as numcu arrays without a
+        copy, anything else through NumPy.
+    """
 def _atleast(arrays, n, always_list = False):
     ...
 def _axes(axis, ndim, fname):

@@ -26,10 +26,10 @@
 #include "pipeline.hpp"
 
 namespace numcu::python {
-namespace {
 
-// What numcu/_array_api.py does in Python (the protocol methods, composed operations).
 py::object glue(const char* name) { return py::module_::import("numcu._array_api").attr(name); }
+
+namespace {
 
 // `v` with axis `axis` moved to the end.
 ArrayView axis_last(const ArrayView& v, int axis) {

@@ -8,6 +8,10 @@ namespace numcu::python {
 
 namespace py = pybind11;
 
+// numcu/_array_api.py's function `name`: what numcu does in Python (protocol methods, composed
+// operations such as unique of complex numbers, array fill values, lists of device arrays).
+py::object glue(const char* name);
+
 // sort, argsort, unique, searchsorted, nonzero, take, take_along_axis, matmul's GPU path, and
 // ndarray's __array_ufunc__, __array_function__, __array_namespace__, to_device, mT, @.
 void bind_array_api(py::module_& m);

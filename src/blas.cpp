@@ -109,20 +109,12 @@ using GemmFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOpera
                                   cudaDataType, int, long long, int, cublasComputeType_t,
                                   cublasGemmAlgo_t);
 
-// cublasGemmEx: one product (cuBLAS's heuristics pick other kernels for it than for a strided
-// batch of one).
-using GemmOneFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
-                                     int, const void*, const void*, cudaDataType, int, const void*,
-                                     cudaDataType, int, const void*, void*, cudaDataType, int,
-                                     cublasComputeType_t, cublasGemmAlgo_t);
-
 struct Library {
   std::string path;
   CreateFn create = nullptr;
   SetStreamFn set_stream = nullptr;
   StatusFn status = nullptr;
   GemmFn gemm = nullptr;
-  GemmOneFn gemm_one = nullptr;
   cublasHandle_t handles[64] = {};
   std::mutex lock;
 };
@@ -178,8 +170,7 @@ std::string cublas_path() {
   lib.set_stream = reinterpret_cast<SetStreamFn>(dlsym(h, "cublasSetStream_v2"));
   lib.status = reinterpret_cast<StatusFn>(dlsym(h, "cublasGetStatusString"));
   lib.gemm = reinterpret_cast<GemmFn>(dlsym(h, "cublasGemmStridedBatchedEx"));
-  lib.gemm_one = reinterpret_cast<GemmOneFn>(dlsym(h, "cublasGemmEx"));
-  if (!lib.create || !lib.set_stream || !lib.status || !lib.gemm || !lib.gemm_one) {
+  if (!lib.create || !lib.set_stream || !lib.status || !lib.gemm) {
     lib.gemm = nullptr;
     throw std::runtime_error("numcu.matmul: " + found + " lacks the cuBLAS functions numcu uses");
   }
@@ -244,22 +235,13 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
       ob += idx[d] * g.outer_b[d];
       oc += idx[d] * g.outer_c[d];
     }
-    const cublasOperation_t op_b = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const cublasOperation_t op_a = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-    if (g.batch == 1) {
-      check(lib.gemm_one(handle, op_b, op_a, static_cast<int>(g.n), static_cast<int>(g.m),
-                         static_cast<int>(g.k), alpha, g.b + ob, type, static_cast<int>(g.ldb),
-                         g.a + oa, type, static_cast<int>(g.lda), beta, g.c + oc, type,
-                         static_cast<int>(g.n), compute, CUBLAS_GEMM_DEFAULT),
-            "cublasGemmEx");
-    } else {
-      check(lib.gemm(handle, op_b, op_a, static_cast<int>(g.n), static_cast<int>(g.m),
-                     static_cast<int>(g.k), alpha, g.b + ob, type, static_cast<int>(g.ldb),
-                     g.stride_b, g.a + oa, type, static_cast<int>(g.lda), g.stride_a, beta,
-                     g.c + oc, type, static_cast<int>(g.n), g.m * g.n, static_cast<int>(g.batch),
-                     compute, CUBLAS_GEMM_DEFAULT),
-            "cublasGemmStridedBatchedEx");
-    }
+    check(lib.gemm(handle, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+                   g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(g.n),
+                   static_cast<int>(g.m), static_cast<int>(g.k), alpha, g.b + ob, type,
+                   static_cast<int>(g.ldb), g.stride_b, g.a + oa, type, static_cast<int>(g.lda),
+                   g.stride_a, beta, g.c + oc, type, static_cast<int>(g.n), g.m * g.n,
+                   static_cast<int>(g.batch), compute, CUBLAS_GEMM_DEFAULT),
+          "cublasGemmStridedBatchedEx");
     for (int d = g.outer_ndim - 1; d >= 0; --d) {
       if (++idx[d] < g.outer_shape[d]) break;
       idx[d] = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "array_api.hpp"
 #include "elementwise_call.hpp"
 #include "execution.hpp"
 #include "intake.hpp"
@@ -128,29 +129,25 @@ void finish(const Target& t, const Created& c) {
   if (t.ex.gpu) finish_streams(t.ex, nullptr, 0, c.allocation.get());
 }
 
-// Whether `value` is an array (a device array, or a host array of one or more dimensions) rather
-// than a scalar: NumPy's full broadcasts such a fill value to the shape, which
+// Whether a fill value is an array (a device array, or a host array of one or more dimensions)
+// rather than a scalar: NumPy's full broadcasts such a value to the shape, which
 // numcu/_array_api.py does through broadcast_to and a copy (on the GPU without waiting for it).
-bool array_fill(py::handle value, const char* fname) {
-  const Operand x = intake(value, fname);
-  return x.kind == Operand::Kind::device || x.view.ndim != 0;
-}
-
-py::object array_api_glue(const char* name) {
-  return py::module_::import("numcu._array_api").attr(name);
+bool array_fill(const Operand& value) {
+  return value.kind == Operand::Kind::device || value.view.ndim != 0;
 }
 
 py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py::handle device,
                 py::handle stream, py::handle memory, const char* fname) {
   cuda::DeviceRestore restore;  // see runtime.hpp
-  if (!value.is_none() && array_fill(value, fname)) {
-    return array_api_glue("full_from_array")(shape_obj, value, dtype_obj, device, stream, memory,
-                                             fname);
-  }
-  const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
   const bool has_value = !value.is_none();
   Operand v;
-  if (has_value) v = scalar_operand(value, fname);
+  if (has_value) {
+    v = intake(value, fname);
+    if (array_fill(v)) {
+      return glue("full_from_array")(shape_obj, value, dtype_obj, device, stream, memory, fname);
+    }
+  }
+  const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
   // NumPy: full's dtype follows the value; empty's is float64.
   const DType dtype = !dtype_obj.is_none() ? dtype_from_python(dtype_obj, fname)
                       : has_value          ? v.view.dtype
@@ -167,9 +164,14 @@ py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py
 py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::handle shape_obj,
                      py::handle device, py::handle stream, py::handle memory, const char* fname) {
   cuda::DeviceRestore restore;  // see runtime.hpp
-  if (!value.is_none() && array_fill(value, fname)) {
-    return array_api_glue("full_like_from_array")(a, value, dtype_obj, shape_obj, device, stream,
-                                                  memory, fname);
+  const bool has_value = !value.is_none();
+  Operand v;
+  if (has_value) {
+    v = intake(value, fname);
+    if (array_fill(v)) {
+      return glue("full_like_from_array")(a, value, dtype_obj, shape_obj, device, stream, memory,
+                                          fname);
+    }
   }
   const Operand x = intake(a, fname);
   const DType dtype = dtype_obj.is_none() ? x.view.dtype : dtype_from_python(dtype_obj, fname);
@@ -177,12 +179,7 @@ py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::h
       shape_obj.is_none() ? std::vector<std::int64_t>(x.view.shape, x.view.shape + x.view.ndim)
                           : shape_from(shape_obj, fname);
   checked::check_shape(fname, shape.data(), static_cast<int>(shape.size()), dtype);
-  const bool has_value = !value.is_none();
-  Operand v;
-  if (has_value) {
-    v = scalar_operand(value, fname);
-    check_weak_int(v, dtype, fname);
-  }
+  if (has_value) check_weak_int(v, dtype, fname);
   const Target t = target_of(fname, device, stream, memory,
                              x.kind == Operand::Kind::device ? x.view.device : kHost);
   // NumPy's order='K': the layout of `a` (dense), where the number of dimensions is kept.

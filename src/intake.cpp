@@ -2,6 +2,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -353,30 +354,45 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   op.keepalive = py::reinterpret_borrow<py::object>(obj);
 }
 
+// A library's array type and one of its functions (`function_path`: attributes from the module
+// down, dotted), looked up once the library is imported (numcu never imports it) and kept for
+// the life of the process. False until then, or where either is missing.
+struct LibraryHook {
+  PyObject* type = nullptr;
+  PyObject* function = nullptr;
+};
+
+bool find_hook(LibraryHook& hook, const char* module, const char* type_name,
+               const std::string& function_path) {
+  if (hook.type != nullptr) return true;
+  PyObject* lib = PyDict_GetItemString(PyImport_GetModuleDict(), module);  // borrowed
+  if (lib == nullptr) return false;
+  py::object type = py::reinterpret_steal<py::object>(PyObject_GetAttrString(lib, type_name));
+  py::object fn = py::reinterpret_borrow<py::object>(lib);
+  for (std::size_t at = 0; fn && at <= function_path.size();) {
+    const std::size_t dot = std::min(function_path.find('.', at), function_path.size());
+    const std::string name = function_path.substr(at, dot - at);
+    fn = py::reinterpret_steal<py::object>(PyObject_GetAttrString(fn.ptr(), name.c_str()));
+    at = dot + 1;
+  }
+  if (!type || !fn || !PyType_Check(type.ptr()) || !PyCallable_Check(fn.ptr())) {
+    PyErr_Clear();
+    return false;
+  }
+  hook.type = type.release().ptr();
+  hook.function = fn.release().ptr();
+  return true;
+}
+
 // PyTorch exports __cuda_array_interface__ version 2, which does not say which stream its data
 // is written on: PyTorch's current stream. For a tensor, this returns PyTorch's query for that
 // stream (the raw-stream query its own compiler emits, one C call); null for anything else, or
 // when this PyTorch has no such query (the caller then takes the DLPack route).
 PyObject* torch_stream_query(py::handle obj) {
-  static PyObject* tensor_type = nullptr;
-  static PyObject* raw_stream = nullptr;
-  if (tensor_type == nullptr) {
-    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
-    if (torch == nullptr) return nullptr;
-    py::object type = py::reinterpret_steal<py::object>(PyObject_GetAttrString(torch, "Tensor"));
-    py::object c = py::reinterpret_steal<py::object>(PyObject_GetAttrString(torch, "_C"));
-    py::object query = c ? py::reinterpret_steal<py::object>(
-                               PyObject_GetAttrString(c.ptr(), "_cuda_getCurrentRawStream"))
-                         : py::object();
-    if (!type || !query || !PyType_Check(type.ptr())) {
-      PyErr_Clear();
-      return nullptr;
-    }
-    tensor_type = type.release().ptr();  // kept for the life of the process
-    raw_stream = query.release().ptr();
-  }
-  return PyObject_TypeCheck(obj.ptr(), reinterpret_cast<PyTypeObject*>(tensor_type)) ? raw_stream
-                                                                                     : nullptr;
+  static LibraryHook torch;
+  if (!find_hook(torch, "torch", "Tensor", "_C._cuda_getCurrentRawStream")) return nullptr;
+  return PyObject_TypeCheck(obj.ptr(), reinterpret_cast<PyTypeObject*>(torch.type)) ? torch.function
+                                                                                    : nullptr;
 }
 
 // PyTorch's current stream on `device` (0, its default stream, is the legacy default stream).
@@ -538,29 +554,12 @@ constexpr int kCachedRoutes = 8;
 TypeRoute g_routes[kCachedRoutes];
 int g_next_route = 0;
 
-// CuPy's cupy.cuda.get_current_stream where `type` is exactly cupy.ndarray (CuPy imported, and
-// the function there); null otherwise. Subclasses keep the general route.
+// CuPy's cupy.cuda.get_current_stream where `type` is exactly cupy.ndarray (CuPy imported);
+// null otherwise. Subclasses keep the general route.
 PyObject* cupy_current_stream(PyTypeObject* type) {
-  static PyObject* ndarray = nullptr;
-  static PyObject* current = nullptr;
-  if (ndarray == nullptr) {
-    PyObject* cupy = PyDict_GetItemString(PyImport_GetModuleDict(), "cupy");  // borrowed
-    if (cupy == nullptr) return nullptr;
-    py::object nd = py::reinterpret_steal<py::object>(PyObject_GetAttrString(cupy, "ndarray"));
-    py::object fn;
-    if (nd) {
-      try {
-        fn = py::module_::import("cupy.cuda").attr("get_current_stream");
-      } catch (const py::error_already_set&) {
-        fn = py::object();
-      }
-    }
-    PyErr_Clear();
-    if (!nd || !fn || !PyType_Check(nd.ptr()) || !PyCallable_Check(fn.ptr())) return nullptr;
-    ndarray = nd.release().ptr();  // kept for the life of the process
-    current = fn.release().ptr();
-  }
-  return reinterpret_cast<PyObject*>(type) == ndarray ? current : nullptr;
+  static LibraryHook cupy;
+  if (!find_hook(cupy, "cupy", "ndarray", "cuda.get_current_stream")) return nullptr;
+  return reinterpret_cast<PyObject*>(type) == cupy.type ? cupy.function : nullptr;
 }
 
 // A cupy.ndarray read through its own attributes, not __cuda_array_interface__, whose property

@@ -94,10 +94,9 @@ bool flat_gather(const GatherPlan& p) {
 template <class E>
 void launch_gather(const GatherPlan& p, cudaStream_t s) {
   if (flat_gather(p)) {
-    const std::int64_t tiles = (p.n + kBlock * kFlatItems - 1) / (kBlock * kFlatItems);
-    const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(tiles, 1, 1 << 20));
-    gather_flat_kernel<E><<<grid, kBlock, 0, s>>>(p.x, p.axis_strides[0], p.extent[0],
-                                                  p.index[0], reinterpret_cast<E*>(p.out), p.n);
+    const unsigned grid = grid_for((p.n + kFlatItems - 1) / kFlatItems);
+    gather_flat_kernel<E><<<grid, kBlock, 0, s>>>(p.x, p.axis_strides[0], p.extent[0], p.index[0],
+                                                  reinterpret_cast<E*>(p.out), p.n);
   } else {
     gather_kernel<E><<<grid_for(p.n), kBlock, 0, s>>>(p);
   }

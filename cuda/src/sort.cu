@@ -178,6 +178,16 @@ void sort_with_order(const L* in, KeyFormat f, U flip, std::int64_t n, std::int6
   }
 }
 
+// make_keys_kernel's keys alone, sorted into `sorted` (no positions: sort_with_order's sibling).
+template <class L, class U>
+void sort_keys(const L* in, KeyFormat f, U flip, std::int64_t n, std::int64_t len, int row_shift,
+               int end_bit, U* keys, U* sorted, cudaStream_t s) {
+  make_keys_kernel<L, U, std::uint32_t>
+      <<<grid_for(n), kBlock, 0, s>>>(in, f, flip, n, len, row_shift, keys, nullptr, false);
+  check_launch_error("sort key kernel launch");
+  radix_keys<U>(keys, sorted, n, end_bit, s);
+}
+
 __device__ inline void atomic_min(std::uint32_t* p, std::uint32_t v) { atomicMin(p, v); }
 __device__ inline void atomic_min(std::uint64_t* p, std::uint64_t v) {
   atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
@@ -332,10 +342,8 @@ void sort_rows(const SortParams& p, const void* in, void* values, std::int64_t* 
         sort_with_order<L, U>(static_cast<const L*>(in), f, flip, n, p.len, row_shift, true,
                               end_bit, keys.as<U>(), sorted.as<U>(), indices, s);
       } else {
-        make_keys_kernel<L, U, std::uint32_t><<<grid, kBlock, 0, s>>>(
-            static_cast<const L*>(in), f, flip, n, p.len, row_shift, keys.as<U>(), nullptr, true);
-        check_launch_error("sort key kernel launch");
-        radix_keys<U>(keys.as<U>(), sorted.as<U>(), n, end_bit, s);
+        sort_keys<L, U>(static_cast<const L*>(in), f, flip, n, p.len, row_shift, end_bit,
+                        keys.as<U>(), sorted.as<U>(), s);
       }
       if (values != nullptr) {
         values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
@@ -474,10 +482,8 @@ void unique_sort_cuda(DType dtype, std::int64_t n, const void* in, bool nan_dist
         sort_with_order<L, U>(static_cast<const L*>(in), f, U(0), n, n, -1, false, end_bit,
                               keys.as<U>(), sorted_keys.as<U>(), perm, s);
       } else {
-        make_keys_kernel<L, U, std::uint32_t><<<grid, kBlock, 0, s>>>(
-            static_cast<const L*>(in), f, U(0), n, n, -1, keys.as<U>(), nullptr, false);
-        check_launch_error("unique key kernel launch");
-        radix_keys<U>(keys.as<U>(), sorted_keys.as<U>(), n, end_bit, s);
+        sort_keys<L, U>(static_cast<const L*>(in), f, U(0), n, n, -1, end_bit, keys.as<U>(),
+                        sorted_keys.as<U>(), s);
         values_from_keys_kernel<L, U><<<grid, kBlock, 0, s>>>(
             sorted_keys.as<U>(), f, low_mask<U>(f.bits), U(0), n, static_cast<L*>(sorted));
         check_launch_error("unique value kernel launch");
@@ -519,10 +525,8 @@ void unique_distinct_cuda(DType dtype, std::int64_t n, const void* in, void* key
       }
       const int end_bit = span.bits;
       Buffer raw(n * sizeof(U), s), sorted(n * sizeof(U), s);
-      make_keys_kernel<L, U, std::uint32_t><<<grid_for(n), kBlock, 0, s>>>(
-          static_cast<const L*>(in), f, U(0), n, n, -1, raw.as<U>(), nullptr, false);
-      check_launch_error("unique key kernel launch");
-      radix_keys<U>(raw.as<U>(), sorted.as<U>(), n, end_bit, s);
+      sort_keys<L, U>(static_cast<const L*>(in), f, U(0), n, n, -1, end_bit, raw.as<U>(),
+                      sorted.as<U>(), s);
       distinct_keys<U>(sorted.as<U>(), static_cast<U*>(keys), count, n, s);
     };
     with_key_type(f.bits > 32, run);
