@@ -307,8 +307,9 @@ def test_foreign_stream(rng):
     a = random_array(rng, (3 * (1 << 20) + 1,), "float32")
     x = numcu.asarray(a)
     s = cupy.cuda.Stream(non_blocking=True)
-    wrapped = numcu.cuda.Stream(ptr=s.ptr)
-    results = [numcu.sum(x, stream=wrapped) for _ in range(5)]
+    # CuPy's stream object, not its address as a bare integer: the driver may have made it where
+    # a numcu stream of an earlier test was destroyed, and numcu refuses a bare integer there.
+    results = [numcu.sum(x, stream=s) for _ in range(5)]
     s.synchronize()
     for r in results:
         check(r.get(), reference("sum", a), "sum", a, scalar_ok=False)
