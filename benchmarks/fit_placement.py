@@ -12,13 +12,13 @@ Measured (float32, ``timing.per_call_back_to_back``, median of repeats):
 
 - ``h2d_gbps``, ``d2h_gbps``: ``numcu.asarray`` of a page-locked (pool) array of 2^26 elements,
   and ``numcu.asnumpy`` into one.
-- ``duplex_gbps``: ``numcu.add`` on the GPU of page-locked inputs of 2^26 elements into a pool
-  result, bytes in and out over the time less the latency.
-- ``gpu_latency_s``: the same add at 2^10 elements.
+- ``duplex_gbps``: ``numcu.add`` on the GPU of pageable inputs of 2^24 elements into a pool
+  result (the chunked path), bytes in and out over the time less the latency and the
+  pipeline's fill.
+- ``gpu_latency_s``: an add of page-locked inputs at 2^10 elements.
 - ``host_gbps_1`` and ``host_gbps_max``: ``numcu.add(..., out=, device="cpu")`` at 2^24 on one
   thread and on all; ``cpu_latency_s``: at 16 elements.
-- ``first_touch_gbps``: the same add into a fresh result, the extra time over the bytes.
-- ``cpu_ns_*``: ``sin``, ``sum`` and ``cumsum`` on one thread at 2^22, the time beyond the
+- ``cpu_ns_*``: ``sin``, ``sum`` and ``cumsum`` on one thread at 2^24, the time beyond the
   memory traffic, per element.
 """
 
@@ -54,13 +54,13 @@ def cores() -> int:
 
 def fit(opts) -> dict[str, float]:
     rng = np.random.default_rng(0)
-    n_big, n_mid, n_ops = 1 << 26, 1 << 24, 1 << 22
+    n_big, n_mid = 1 << 26, 1 << 24
     x = rng.standard_normal(n_big, dtype=np.float32)
     y = rng.standard_normal(n_big, dtype=np.float32)
     c: dict[str, float] = {}
     threads = cores()
 
-    # CPU side
+    # CPU side: one thread, then all of them, at n_mid (arrays beyond the caches)
     out = np.empty(n_mid, np.float32)
     a, b = x[:n_mid], y[:n_mid]
     numcu.set_num_threads(1)
@@ -68,21 +68,17 @@ def fit(opts) -> dict[str, float]:
     c["host_gbps_1"] = 12 * n_mid / t1 / 1e9
     t_small = seconds(lambda: numcu.add(a[:16], b[:16], out=out[:16], device="cpu"), opts)
     c["cpu_latency_s"] = t_small
-    small = x[:n_ops]
-    mem_1 = 8 * n_ops / (c["host_gbps_1"] * 1e9)
-    sin_out = np.empty(n_ops, np.float32)
-    t_sin = seconds(lambda: numcu.sin(small, out=sin_out, device="cpu"), opts)
-    c["cpu_ns_transcendental"] = max(t_sin - mem_1, 0.0) / n_ops * 1e9
-    t_sum = seconds(lambda: numcu.sum(small, device="cpu"), opts)
-    c["cpu_ns_reduction"] = max(t_sum - mem_1 / 2, 0.0) / n_ops * 1e9
-    t_scan = seconds(lambda: numcu.cumsum(small, out=sin_out, device="cpu"), opts)
-    c["cpu_ns_scan"] = max(t_scan - mem_1, 0.0) / n_ops * 1e9
+    mem_1 = 8 * n_mid / (c["host_gbps_1"] * 1e9)
+    t_sin = seconds(lambda: numcu.sin(a, out=out, device="cpu"), opts)
+    c["cpu_ns_transcendental"] = max(t_sin - mem_1, 0.0) / n_mid * 1e9
+    t_sum = seconds(lambda: numcu.sum(a, device="cpu"), opts)
+    c["cpu_ns_reduction"] = max(t_sum - mem_1 / 2, 0.0) / n_mid * 1e9
+    t_scan = seconds(lambda: numcu.cumsum(a, out=out, device="cpu"), opts)
+    c["cpu_ns_scan"] = max(t_scan - mem_1, 0.0) / n_mid * 1e9
     c["cpu_ns_elementwise"] = 0.0
     numcu.set_num_threads(threads)
     tn = seconds(lambda: numcu.add(a, b, out=out, device="cpu"), opts)
     c["host_gbps_max"] = 12 * n_mid / tn / 1e9
-    t_fresh = seconds(lambda: numcu.add(a, b, device="cpu"), opts)
-    c["first_touch_gbps"] = 4 * n_mid / max(t_fresh - tn, 1e-6) / 1e9
 
     if numcu.cuda.is_available():
         # page-locked inputs and outputs: pool results of GPU work
@@ -96,9 +92,18 @@ def fit(opts) -> dict[str, float]:
         c["d2h_gbps"] = 4 * n_big / t_d2h / 1e9
         xs, ys = xp[:1024], yp[:1024]
         c["gpu_latency_s"] = seconds(lambda: numcu.add(xs, ys, device="cuda"), opts)
-        t_add = seconds(lambda: numcu.add(xp, yp, device="cuda"), opts)
-        c["duplex_gbps"] = 12 * n_big / max(t_add - c["gpu_latency_s"], 1e-6) / 1e9
         del dev
+        # Both directions at once, as the chunked path of pageable inputs reaches them: the
+        # model's pace term, from an add at n_mid less its latency and the pipeline's fill
+        # (the other stages of one chunk; see estimate_placement in src/placement.cpp).
+        t_add = seconds(lambda: numcu.add(a, b, device="cuda"), opts)
+        stage = 8 * n_mid / (c["host_gbps_max"] * 1e9)
+        copy_in = 8 * n_mid / (c["h2d_gbps"] * 1e9)
+        copy_out = 4 * n_mid / (c["d2h_gbps"] * 1e9)
+        chunks = max(1, -(-4 * n_mid // numcu._core._host_path_config()["chunk_bytes"]))
+        fill = (stage + copy_in + copy_out - max(stage, copy_in, copy_out)) / chunks
+        pace = t_add - c["gpu_latency_s"] - fill
+        c["duplex_gbps"] = 12 * n_mid / max(pace, 1e-6) / 1e9
     return c
 
 

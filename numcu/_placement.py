@@ -3,9 +3,10 @@
 On a machine with a GPU, such a call can run on the GPU (its operands copied over and back) or on
 the CPU backend's threads. numcu picks per call from a cost model: the bytes read and written,
 the work per element of the function's class, the CPU threads, and bandwidths of the machine
-(page-locked copies to and from the GPU, host memory on one and on all threads, first touch of
-fresh pages). ``benchmarks/fit_placement.py`` measures the constants; a fitted set saved as
-``placement.json`` beside this file is loaded at import.
+(page-locked copies to and from the GPU, host memory on one and on all threads) and the chunks
+the GPU side moves data in. ``benchmarks/fit_placement.py`` measures the constants; the set it
+fitted on the project's benchmark machine (an H100 host with 16 cores) is ``placement.json``
+beside this file, loaded at import (``--save`` writes one for this machine).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class Placement:
         host = [a for a in arrays if not _on_device(a)]
         devices = len(arrays) - len(host) + (out is not None and _on_device(out))
         in_bytes = float(sum(np.asarray(a).nbytes for a in host))
-        probe = self._core._placement_estimate(name, 0.0, 0.0, 0.0, True, 0.0, 0)
+        probe = self._core._placement_estimate(name, 0.0, 0.0, 0.0, 0.0, True, 0.0, 0)
         kind = probe["op_class"]
         views = [np.asarray(a) for a in host]
         if kind == "reduction":
@@ -86,9 +87,10 @@ class Placement:
             dtype = np.result_type(*views, *[a for a in args if np.isscalar(a)]) if args else None
             out_bytes = elements * (dtype.itemsize if dtype is not None else 8)
         pinned = float(sum(v.nbytes for v in views if _pooled(v)))
+        largest = float(max((v.nbytes for v in views), default=0))
         est = dict(
             self._core._placement_estimate(
-                name, in_bytes, pinned, out_bytes, out is None, elements, threads or 0
+                name, in_bytes, pinned, largest, out_bytes, out is None, elements, threads or 0
             )
         )
         mode = self.constants["mode"]

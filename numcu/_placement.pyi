@@ -4,9 +4,10 @@ Where numcu runs calls whose operands are all host (NumPy) data when ``device=``
 On a machine with a GPU, such a call can run on the GPU (its operands copied over and back) or on
 the CPU backend's threads. numcu picks per call from a cost model: the bytes read and written,
 the work per element of the function's class, the CPU threads, and bandwidths of the machine
-(page-locked copies to and from the GPU, host memory on one and on all threads, first touch of
-fresh pages). ``benchmarks/fit_placement.py`` measures the constants; a fitted set saved as
-``placement.json`` beside this file is loaded at import.
+(page-locked copies to and from the GPU, host memory on one and on all threads) and the chunks
+the GPU side moves data in. ``benchmarks/fit_placement.py`` measures the constants; the set it
+fitted on the project's benchmark machine (an H100 host with 16 cores) is ``placement.json``
+beside this file, loaded at import (``--save`` writes one for this machine).
 """
 from __future__ import annotations
 import json as json

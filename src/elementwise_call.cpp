@@ -253,7 +253,7 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
   checked::check_shape(info.fname, shape.dims, shape.ndim, types.out);
   std::int64_t out_elements = 1;
   for (int d = 0; d < shape.ndim; ++d) out_elements *= shape.dims[d];
-  call.cost(op_class_of(info.name),
+  call.cost(op_class_of(op),
             static_cast<double>(out_elements) * static_cast<double>(itemsize(types.out)),
             static_cast<double>(out_elements));
   const Exec& ex = call.place();

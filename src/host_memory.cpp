@@ -25,11 +25,11 @@ bool use_chunked(std::size_t bytes) { return bytes >= host_path_config().pipelin
 // --- Results
 
 py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
-                        const std::int64_t* strides, char** data) {
+                        const std::int64_t* strides, char** data, std::size_t pool_min_bytes) {
   std::int64_t elements = 1;
   for (int d = 0; d < ndim; ++d) elements *= shape[d];
   const auto bytes = static_cast<std::size_t>(elements) * itemsize(dtype);
-  void* block = bytes >= host_path_config().pool_min_bytes && bytes > 0
+  void* block = bytes >= pool_min_bytes && bytes > 0
                     ? cuda::allocate_host_pooled(bytes)
                     : nullptr;
   if (block == nullptr) {
@@ -551,6 +551,8 @@ void bind_host_memory(py::module_& m) {
           };
           if (key == "pool_min_bytes") {
             next.pool_min_bytes = size(0);
+          } else if (key == "cpu_pool_min_bytes") {
+            next.cpu_pool_min_bytes = size(0);
           } else if (key == "pipeline_min_bytes") {
             next.pipeline_min_bytes = size(0);
           } else if (key == "chunk_bytes") {
@@ -569,6 +571,7 @@ void bind_host_memory(py::module_& m) {
         const HostPathConfig& c = host_path_config();
         py::dict d;
         d["pool_min_bytes"] = c.pool_min_bytes;
+        d["cpu_pool_min_bytes"] = c.cpu_pool_min_bytes;
         d["pipeline_min_bytes"] = c.pipeline_min_bytes;
         d["chunk_bytes"] = c.chunk_bytes;
         d["streams"] = c.streams;

@@ -24,6 +24,11 @@ namespace py = pybind11;
 struct HostPathConfig {
   // Host results of at least this many bytes from GPU work come from the page-locked pool.
   std::size_t pool_min_bytes = 4096;
+  // Host results of the CPU backend of at least this many bytes come from the pool too, where
+  // there is one (a GPU is present): its blocks are faulted in once, where fresh memory of this
+  // size costs its page faults on every call (NumPy's own add of 2^24 float32 spends about
+  // half its time there). Smaller results come from malloc, which reuses memory it has faulted.
+  std::size_t cpu_pool_min_bytes = std::size_t{1} << 20;
   // Host data of at least this many bytes is moved in chunks; less in one copy.
   std::size_t pipeline_min_bytes = std::size_t{1} << 20;
   // The most one operand's chunk holds (more only where one row of the chunked axis is longer).
@@ -41,11 +46,11 @@ struct HostPathConfig {
 HostPathConfig& host_path_config();
 
 // A new NumPy array of `shape` and byte `strides` (a dense layout), uninitialised, in a block of
-// the page-locked pool when a GPU is used and it holds at least pool_min_bytes (the block goes
+// the page-locked pool when there is one and it holds at least `pool_min_bytes` (the block goes
 // back to the pool when the array and every view of it are gone), else an ordinary NumPy array.
 // `data` receives its memory.
 py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
-                        const std::int64_t* strides, char** data);
+                        const std::int64_t* strides, char** data, std::size_t pool_min_bytes);
 
 // Whether the bytes of `v` (host data) are page-locked by numcu (a pool block, an array pinned
 // in place), so that the copy engines reach them without staging.

@@ -58,12 +58,13 @@ bool Call::host_placement_cpu() const {
     return model.mode == PlacementModel::Mode::cpu;
   }
   if (!cuda::is_available()) return false;
-  double in_bytes = 0, pinned_bytes = 0;
+  double in_bytes = 0, pinned_bytes = 0, largest_bytes = 0;
   for (int i = 0; i < nin_; ++i) {
     const ArrayView& v = in_[i].view;
     if (in_[i].kind != Operand::Kind::host || v.ndim == 0) continue;
     const double b = static_cast<double>(v.size()) * static_cast<double>(itemsize(v.dtype));
     in_bytes += b;
+    largest_bytes = std::max(largest_bytes, b);
     // Arrays the host path pins in place count as page-locked: registration is paid once.
     const HostPathConfig& config = host_path_config();
     // (Small arrays are not looked up: they are never pool blocks, and cost little either way.)
@@ -78,8 +79,8 @@ bool Call::host_placement_cpu() const {
   } catch (const Error&) {
     // A bad NUMCU_NUM_THREADS is the CPU backend's to report, should the call go there.
   }
-  return !estimate_placement(cost_class_, in_bytes, pinned_bytes, cost_out_bytes_, !has_out_,
-                             cost_elements_, threads)
+  return !estimate_placement(cost_class_, in_bytes, pinned_bytes, largest_bytes, cost_out_bytes_,
+                             !has_out_, cost_elements_, threads)
               .gpu;
 }
 
@@ -99,18 +100,16 @@ const ArrayView& Call::destination(DType dtype, int ndim, const std::int64_t* sh
   } else {
     std::int64_t strides[kMaxDims];
     dense_strides(dtype, ndim, shape, like, strides);
-    dest_ = ArrayView{};
+    dest_ = ArrayView();
     dest_.dtype = dtype;
     dest_.ndim = ndim;
     std::copy(shape, shape + ndim, dest_.shape);
     std::copy(strides, strides + ndim, dest_.strides);
-    // Results of GPU work land in page-locked blocks: copied into at full speed, never faulted.
-    if (ex_.gpu) {
-      result_ = numpy_result(dtype, ndim, shape, strides, &dest_.data);
-    } else {
-      result_ = numpy_empty(dtype, ndim, shape, strides);
-      dest_.data = static_cast<char*>(py::array(result_).mutable_data());
-    }
+    // Results land in page-locked blocks where there is a pool: GPU work copies into them at
+    // full speed, and neither side faults their pages in again.
+    const HostPathConfig& config = host_path_config();
+    result_ = numpy_result(dtype, ndim, shape, strides, &dest_.data,
+                           ex_.gpu ? config.pool_min_bytes : config.cpu_pool_min_bytes);
   }
   return dest_;
 }

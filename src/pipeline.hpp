@@ -117,9 +117,17 @@ class Call {
     return python::unaliased(scratch_, ex_, target, in, in_place, fname_);
   }
   // Runs kernel() without the GIL, then the moves target() set up, then a synchronisation when
-  // the caller asked for one (NumCu's sync=True).
+  // the caller asked for one (NumCu's sync=True). CPU work of at most kGilKeptElements (one
+  // thread's, a few microseconds) keeps the GIL: releasing and taking it back would cost a
+  // tenth of the call.
+  static constexpr double kGilKeptElements = 4096;
   template <class Kernel>
   void run(Kernel&& kernel) {
+    if (!ex_.gpu && has_cost_ && cost_elements_ <= kGilKeptElements) {
+      std::forward<Kernel>(kernel)();
+      move_results();
+      return;
+    }
     py::gil_scoped_release release;
     std::forward<Kernel>(kernel)();
     move_results();

@@ -3,9 +3,12 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <string>
 
+#include "host_memory.hpp"
 #include "numcu/cpu_threads.hpp"
 #include "numcu/errors.hpp"
 
@@ -54,28 +57,42 @@ OpClass op_class_of(const char* name) {
   return OpClass::elementwise;
 }
 
+OpClass op_class_of(Ufunc op) {
+  static const auto classes = [] {
+    std::array<OpClass, kNumUfuncs> c{};
+    for (int i = 0; i < kNumUfuncs; ++i) c[i] = op_class_of(ufunc_info(static_cast<Ufunc>(i)).name);
+    return c;
+  }();
+  return classes[static_cast<int>(op)];
+}
+
 PlacementModel& placement_model() {
   static PlacementModel model;
   return model;
 }
 
 PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_bytes,
-                                     double out_bytes, bool fresh_out, double elements,
-                                     int threads) {
+                                     double largest_bytes, double out_bytes, bool fresh_out,
+                                     double elements, int threads) {
   const PlacementModel& m = placement_model();
-  const double t = std::max(threads, 1);
+  // A scan of one line runs on one thread (scans split over lines only).
+  const double t = c == OpClass::scan ? 1.0 : std::max(threads, 1);
   const double host_bw = std::min(m.host_gbps_1 * t, m.host_gbps_max) * 1e9;
   PlacementEstimate e;
   e.cpu_s = m.cpu_latency_s + (in_bytes + out_bytes) / host_bw +
-            elements * m.cpu_ns[static_cast<int>(c)] * 1e-9 / t +
-            (fresh_out ? out_bytes / (m.first_touch_gbps * 1e9) : 0.0);
-  // The chunks overlap copies in, kernels, copies out and the CPU threads' staging, so the
-  // slowest of them sets the time.
+            elements * m.cpu_ns[static_cast<int>(c)] * 1e-9 / t;
+  // The GPU side is a pipeline of chunks (host_memory.hpp's run_chunked): the CPU threads stage
+  // pageable inputs (and move results into pageable out=), the copy engines move them in and
+  // out. The slowest stage sets the pace; the other stages of the first and last chunks are
+  // not overlapped with it.
   const double staged = std::max(in_bytes - pinned_bytes, 0.0) + (fresh_out ? 0.0 : out_bytes);
-  const double transfer =
-      std::max({in_bytes / (m.h2d_gbps * 1e9), out_bytes / (m.d2h_gbps * 1e9),
-                (in_bytes + out_bytes) / (m.duplex_gbps * 1e9), staged / host_bw});
-  e.gpu_s = m.gpu_latency_s + transfer;
+  const double stage = staged / host_bw;
+  const double in = in_bytes / (m.h2d_gbps * 1e9);
+  const double out = out_bytes / (m.d2h_gbps * 1e9);
+  const double pace = std::max({stage, in, out, (in_bytes + out_bytes) / (m.duplex_gbps * 1e9)});
+  const double chunk = static_cast<double>(host_path_config().chunk_bytes);
+  const double chunks = std::max(1.0, std::ceil(std::max(largest_bytes, out_bytes) / chunk));
+  e.gpu_s = m.gpu_latency_s + pace + (stage + in + out - std::max({stage, in, out})) / chunks;
   e.gpu = e.gpu_s < e.cpu_s;
   return e;
 }
@@ -104,7 +121,6 @@ py::dict model_dict() {
   d["duplex_gbps"] = m.duplex_gbps;
   d["host_gbps_1"] = m.host_gbps_1;
   d["host_gbps_max"] = m.host_gbps_max;
-  d["first_touch_gbps"] = m.first_touch_gbps;
   for (int c = 0; c < 4; ++c) {
     d[py::str(std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c)))] = m.cpu_ns[c];
   }
@@ -144,7 +160,6 @@ void bind_placement(py::module_& m) {
           if (key == "duplex_gbps") field = &next.duplex_gbps;
           if (key == "host_gbps_1") field = &next.host_gbps_1;
           if (key == "host_gbps_max") field = &next.host_gbps_max;
-          if (key == "first_touch_gbps") field = &next.first_touch_gbps;
           for (int c = 0; c < 4; ++c) {
             if (key == std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c))) {
               field = &next.cpu_ns[c];
@@ -168,12 +183,12 @@ void bind_placement(py::module_& m) {
       "The placement model's constants, changed by keyword; returns them all.");
   m.def(
       "_placement_estimate",
-      [](const std::string& op, double in_bytes, double pinned_bytes, double out_bytes,
-         bool fresh_out, double elements, int threads) {
+      [](const std::string& op, double in_bytes, double pinned_bytes, double largest_bytes,
+         double out_bytes, bool fresh_out, double elements, int threads) {
         const OpClass c = op_class_of(op.c_str());
         if (threads <= 0) threads = cpu::get_num_threads();
-        const PlacementEstimate e =
-            estimate_placement(c, in_bytes, pinned_bytes, out_bytes, fresh_out, elements, threads);
+        const PlacementEstimate e = estimate_placement(c, in_bytes, pinned_bytes, largest_bytes,
+                                                       out_bytes, fresh_out, elements, threads);
         py::dict d;
         d["op_class"] = op_class_name(c);
         d["cpu_s"] = e.cpu_s;
@@ -182,8 +197,8 @@ void bind_placement(py::module_& m) {
         d["threads"] = threads;
         return d;
       },
-      py::arg("op"), py::arg("in_bytes"), py::arg("pinned_bytes"), py::arg("out_bytes"),
-      py::arg("fresh_out"), py::arg("elements"), py::arg("threads") = 0);
+      py::arg("op"), py::arg("in_bytes"), py::arg("pinned_bytes"), py::arg("largest_bytes"),
+      py::arg("out_bytes"), py::arg("fresh_out"), py::arg("elements"), py::arg("threads") = 0);
 }
 
 }  // namespace numcu::python

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "numcu/ops.hpp"
+
 namespace numcu::python {
 
 enum class OpClass { elementwise, transcendental, reduction, scan };
@@ -13,6 +15,8 @@ const char* op_class_name(OpClass c);
 // By the function's NumPy name: float functions (sin, exp, power, ...) and integer division cost
 // more per element than their loads and stores.
 OpClass op_class_of(const char* name);
+// The class of a ufunc, looked up by name once per process.
+OpClass op_class_of(Ufunc op);
 
 struct PlacementModel {
   enum class Mode { automatic, cpu, cuda } mode = Mode::automatic;
@@ -21,11 +25,9 @@ struct PlacementModel {
   double cpu_latency_s = 3e-6;
   // GB/s: page-locked copies to and from the GPU, and both at once.
   double h2d_gbps = 50.0, d2h_gbps = 50.0, duplex_gbps = 90.0;
-  // GB/s of a pass over host memory on one CPU thread, and the most all threads reach.
+  // GB/s of a pass over host memory on one CPU thread, and the most all threads reach. (Fresh
+  // results cost no page faults on either side: large ones come from the page-locked pool.)
   double host_gbps_1 = 8.0, host_gbps_max = 33.0;
-  // GB/s at which a fresh result's pages are faulted in on the CPU side (GPU results come from a
-  // pool whose pages are already there).
-  double first_touch_gbps = 4.0;
   // Nanoseconds of work per element on one CPU thread beyond the memory traffic, per class.
   double cpu_ns[4] = {0.0, 1.0, 0.05, 0.5};
 };
@@ -36,11 +38,12 @@ struct PlacementEstimate {
   double cpu_s = 0, gpu_s = 0;
 };
 
-// The estimate for work reading `in_bytes` (of which `pinned_bytes` page-locked) and writing
-// `out_bytes` (into a fresh result when `fresh_out`, else into pageable `out=`) over `elements`
-// on `threads` CPU threads; gpu says whether the GPU wins. The mode is not applied.
+// The estimate for work reading `in_bytes` (of which `pinned_bytes` page-locked, and
+// `largest_bytes` the largest operand's, the output's included) and writing `out_bytes` (into a
+// fresh result when `fresh_out`, else into pageable `out=`) over `elements` on `threads` CPU
+// threads; gpu says whether the GPU wins. The mode is not applied.
 PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_bytes,
-                                     double out_bytes, bool fresh_out, double elements,
-                                     int threads);
+                                     double largest_bytes, double out_bytes, bool fresh_out,
+                                     double elements, int threads);
 
 }  // namespace numcu::python

@@ -11,14 +11,32 @@ namespace numcu {
 // Where an array's memory lives: the host, or a CUDA device by index.
 constexpr int kHost = -1;
 
+// Only the first ndim entries of shape and strides mean anything: a new view leaves the rest
+// unset, and a copy copies only those (a view holds room for kMaxDims dimensions, 1 KiB, which
+// zeroing and copying whole cost a quarter of a small call's time).
 struct ArrayView {
   char* data = nullptr;
   DType dtype = DType::float64;
   int ndim = 0;
-  std::int64_t shape[kMaxDims] = {};
-  std::int64_t strides[kMaxDims] = {};  // in bytes, any sign
+  std::int64_t shape[kMaxDims];
+  std::int64_t strides[kMaxDims];  // in bytes, any sign
   int device = kHost;
   bool readonly = false;
+
+  ArrayView() {}  // user-provided: ArrayView() and ArrayView{} do not zero the arrays either
+  ArrayView(const ArrayView& o) { *this = o; }
+  ArrayView& operator=(const ArrayView& o) {
+    data = o.data;
+    dtype = o.dtype;
+    ndim = o.ndim;
+    device = o.device;
+    readonly = o.readonly;
+    for (int d = 0; d < ndim; ++d) {
+      shape[d] = o.shape[d];
+      strides[d] = o.strides[d];
+    }
+    return *this;
+  }
 
   std::int64_t size() const {
     std::int64_t n = 1;
