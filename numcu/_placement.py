@@ -86,7 +86,9 @@ class Placement:
             elements = float(np.prod(shape, dtype=np.float64))
             dtype = np.result_type(*views, *[a for a in args if np.isscalar(a)]) if args else None
             out_bytes = elements * (dtype.itemsize if dtype is not None else 8)
-        pinned = float(sum(v.nbytes for v in views if _pooled(v)))
+        # as the call itself counts them: page-locked arrays from the chunked path's size
+        least = self._core._host_path_config()["pipeline_min_bytes"]
+        pinned = float(sum(v.nbytes for v in views if v.nbytes >= least and _pooled(v)))
         largest = float(max((v.nbytes for v in views), default=0))
         est = dict(
             self._core._placement_estimate(

@@ -29,9 +29,7 @@ py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
   std::int64_t elements = 1;
   for (int d = 0; d < ndim; ++d) elements *= shape[d];
   const auto bytes = static_cast<std::size_t>(elements) * itemsize(dtype);
-  void* block = bytes >= pool_min_bytes && bytes > 0
-                    ? cuda::allocate_host_pooled(bytes)
-                    : nullptr;
+  void* block = bytes >= pool_min_bytes && bytes > 0 ? cuda::allocate_host_pooled(bytes) : nullptr;
   if (block == nullptr) {
     py::object a = numpy_empty(dtype, ndim, shape, strides);
     *data = static_cast<char*>(py::array(a).mutable_data());

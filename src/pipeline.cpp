@@ -66,10 +66,12 @@ bool Call::host_placement_cpu() const {
     in_bytes += b;
     largest_bytes = std::max(largest_bytes, b);
     // Arrays the host path pins in place count as page-locked: registration is paid once.
+    // Arrays below the chunked path's size are not looked up (two locked registries a call):
+    // their copies cost little beside the GPU's latency, page-locked or not.
     const HostPathConfig& config = host_path_config();
-    // (Small arrays are not looked up: they are never pool blocks, and cost little either way.)
+    if (b < static_cast<double>(config.pipeline_min_bytes)) continue;
     if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
-        (b >= static_cast<double>(config.pool_min_bytes) && pinned_by_numcu(v))) {
+        pinned_by_numcu(v)) {
       pinned_bytes += b;
     }
   }

@@ -1366,3 +1366,37 @@ TABLES = {
     "dlpack_on_a_gpu": DLPACK_ON_A_GPU,
     "issue": ISSUE,
 }
+
+
+NUMPY_NUMERIC = "bool int8 uint8 int16 uint16 int32 uint32 int64 uint64".split() + [
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
+
+
+@pytest.mark.parametrize("dtype", NUMPY_NUMERIC)
+def test_numpy_fields_read_what_the_buffer_protocol_says(rng, dtype):
+    """A numpy.ndarray's own fields, which numcu reads instead of the buffer protocol, give the
+    view the buffer protocol gives: strided, reversed, transposed, 0-d, empty, read-only and
+    unaligned arrays (read through an aligned copy either way), and NumPy's results on them."""
+    base = random_array(rng, (6, 14), dtype)
+    readonly = base.copy()
+    readonly.flags.writeable = False
+    raw = np.zeros(base.nbytes + 1, np.uint8)
+    unaligned = raw[1:].view(dtype).reshape(base.shape)
+    unaligned[...] = base
+    views = [base[:, 1::3], base[::-1, ::-2], base.T, base[2, 3], base[:0]]
+    op = "logical_not" if dtype == "bool" else "negative"
+    for x in [base, *views, readonly, unaligned, np.asfortranarray(base)]:
+        x = np.asarray(x)
+        fast = numcu._core._intake_info(x)
+        slow = numcu._core._intake_info(x, "buffer")
+        for key in ("route", "shape", "strides", "dtype", "device", "readonly", "kind"):
+            assert fast[key] == slow[key], (key, x.shape, x.strides)
+        own = x.__array_interface__["data"][0]
+        assert (fast["data"] == own) == (slow["data"] == own)
+        assert (fast["data"] == own) == (x is not unaligned or x.itemsize == 1)
+        assert_matches(getattr(numcu, op)(x, device="cpu"), getattr(np, op)(x))
