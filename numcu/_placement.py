@@ -6,7 +6,8 @@ the work per element of the function's class, the CPU threads, and bandwidths of
 (page-locked copies to and from the GPU, host memory on one and on all threads) and the chunks
 the GPU side moves data in. ``benchmarks/fit_placement.py`` measures the constants; the set it
 fitted on the project's benchmark machine (an H100 host with 16 cores) is ``placement.json``
-beside this file, loaded at import (``--save`` writes one for this machine).
+beside this file, loaded at import (``fit_placement.py --json PATH`` then
+``numcu.placement.load(PATH)`` take this machine's).
 """
 
 from __future__ import annotations

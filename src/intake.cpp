@@ -112,39 +112,18 @@ void take_host_view(py::handle obj, const char* fname, Role role, Operand& op, b
 
 // A numpy.ndarray read from its own fields (the layout NumPy 1.x and 2.x share for them, as
 // pybind11 reads them), without a Py_buffer and its format string: a tenth of a small call.
-// False for what the buffer protocol is left to decide: dtypes other than NumPy's numeric
-// ones (bfloat16, datetime64, records), non-native byte order.
+// False for what the buffer protocol is left to decide: user-defined dtypes (bfloat16, numbered
+// from NPY_USERDEF), dtypes numcu has no kind and size for (datetime64, records, longdouble),
+// non-native byte order.
 bool intake_numpy(py::handle obj, const char* fname, Role role, Operand& op) {
+  constexpr int kUserDefined = 256;  // NPY_USERDEF
   const auto* a = py::detail::array_proxy(obj.ptr());
   const auto* d = py::detail::array_descriptor_proxy(a->descr);
-  if (d->byteorder == '>') return false;
-  // NumPy's type numbers: bool, byte .. ulonglong, float, double, (longdouble), cfloat, cdouble.
-  static const struct {
-    char kind;
-    unsigned char size;
-  } kTypes[] = {{'b', 1},
-                {'i', 1},
-                {'u', 1},
-                {'i', 2},
-                {'u', 2},
-                {'i', sizeof(int)},
-                {'u', sizeof(int)},
-                {'i', sizeof(long)},
-                {'u', sizeof(long)},
-                {'i', sizeof(long long)},
-                {'u', sizeof(long long)},
-                {'f', 4},
-                {'f', 8},
-                {0, 0},
-                {'c', 8},
-                {'c', 16}};
-  constexpr int kHalf = 23;
   DType dtype;
-  const int t = d->type_num;
-  if (t == kHalf) {
-    dtype = DType::float16;
-  } else if (t < 0 || t >= static_cast<int>(sizeof kTypes / sizeof kTypes[0]) ||
-             kTypes[t].kind == 0 || !dtype_from_kind(kTypes[t].kind, kTypes[t].size, &dtype)) {
+  if (d->type_num >= kUserDefined || d->byteorder == '>' ||
+      !dtype_from_kind(d->kind,
+                       static_cast<int>(py::reinterpret_borrow<py::dtype>(a->descr).itemsize()),
+                       &dtype)) {
     return false;
   }
   check_ndim(fname, a->nd);
@@ -597,7 +576,7 @@ namespace {
 // objects of it go straight to their fastest route and pay no failed lookups for interfaces the
 // type lacks. Every route still checks each object and falls back where the object declines.
 enum class Route : std::uint8_t {
-  numpy,     // numpy.ndarray: the buffer protocol
+  numpy,     // numpy.ndarray: its own fields (intake_numpy), else the buffer protocol
   exchange,  // DLPack's C exchange table (type(x).__dlpack_c_exchange_api__)
   cupy,      // cupy.ndarray: its own attributes (intake_cupy)
   general,   // __cuda_array_interface__, then __dlpack__, the buffer protocol, numpy.asarray
@@ -870,8 +849,8 @@ Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
   if (kind == Route::cupy && intake_cupy(cupy_current_stream(Py_TYPE(obj.ptr())), obj, fname, op)) {
     return Taken::cupy;
   }
-  // NumPy arrays go straight to the buffer protocol; anything else is asked for
-  // __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
+  // NumPy arrays are read from their fields, or else through the buffer protocol; anything else
+  // is asked for __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
   if (kind == Route::numpy && intake_numpy(obj, fname, role, op)) return Taken::host;
   if (kind != Route::numpy && intake_interfaces(op, obj, fname, role)) return Taken::interfaces;
   intake_host(op, obj, fname, role);
@@ -951,8 +930,8 @@ py::dict intake_info(py::handle obj, py::handle route) {
 void bind_intake(py::module_& m) {
   m.def("_intake_info", &intake_info, py::arg("obj"), py::arg("route") = py::none(),
         "What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, "
-        "route): for tests. route: None (numcu's choice), 'exchange', 'cupy', 'interfaces' or "
-        "'dlpack'.");
+        "route): for tests. route: None (numcu's choice), 'exchange', 'cupy', 'buffer', "
+        "'interfaces' or 'dlpack'.");
   m.def(
       "_exchange_counts",
       [] {

@@ -159,7 +159,7 @@ bool holds_device_array(PyObject* seq, int depth) {
   const Py_ssize_t n = is_list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
-    if (py::isinstance<NdArray>(item)) return true;
+    if (ndarray_of(item) != nullptr) return true;
     if ((PyList_Check(item) || PyTuple_Check(item)) && holds_device_array(item, depth + 1)) {
       return true;
     }

@@ -231,6 +231,27 @@ def test_results_are_ordinary_numpy_arrays(rng):
 
 
 @gpu
+@pytest.mark.parametrize("func", ["sin", "add", "cumsum"])
+def test_cpu_results_come_from_the_pool(rng, func):
+    # Where there is a GPU, the CPU backend's large results live in blocks of the page-locked
+    # pool too: their pages are faulted in once, not on every call.
+    limit = _core._host_path_config()["cpu_pool_min_bytes"]
+    x = random_array(rng, (limit // 4,), "float32")
+    args = (x, x[::-1]) if func == "add" else (x,)
+    start = pool()
+    r = getattr(numcu, func)(*args, device="cpu")
+    assert is_pooled(r) and type(r) is np.ndarray
+    assert pool()["live_blocks"] == start["live_blocks"] + 1
+    assert_matches(r, getattr(np, func)(*args))
+    del r
+    gc.collect()
+    assert pool()["live_blocks"] == start["live_blocks"]
+    small = getattr(numcu, func)(*(a[: limit // 4 - 1] for a in args), device="cpu")
+    assert not is_pooled(small)
+    assert_matches(small, getattr(np, func)(*(a[: limit // 4 - 1] for a in args)))
+
+
+@gpu
 def test_pool_blocks_return():
     _core._host_pool_release()
     x = np.random.default_rng(1).standard_normal(1 << 18).astype(np.float32)
@@ -317,27 +338,6 @@ def test_threads_share_the_path(rng, small_chunks):
 
 # --------------------------------------------------------------------------------------------
 # Placement of host-only calls
-@gpu
-@pytest.mark.parametrize("func", ["sin", "add", "cumsum"])
-def test_cpu_results_come_from_the_pool(rng, func):
-    # Where there is a GPU, the CPU backend's large results live in blocks of the page-locked
-    # pool too: their pages are faulted in once, not on every call.
-    limit = _core._host_path_config()["cpu_pool_min_bytes"]
-    x = random_array(rng, (limit // 4,), "float32")
-    args = (x, x[::-1]) if func == "add" else (x,)
-    start = pool()
-    r = getattr(numcu, func)(*args, device="cpu")
-    assert is_pooled(r) and type(r) is np.ndarray
-    assert pool()["live_blocks"] == start["live_blocks"] + 1
-    assert_matches(r, getattr(np, func)(*args))
-    del r
-    gc.collect()
-    assert pool()["live_blocks"] == start["live_blocks"]
-    small = getattr(numcu, func)(*(a[: limit // 4 - 1] for a in args), device="cpu")
-    assert not is_pooled(small)
-    assert_matches(small, getattr(np, func)(*(a[: limit // 4 - 1] for a in args)))
-
-
 # --------------------------------------------------------------------------------------------
 
 

@@ -18,8 +18,14 @@ struct alignas(8) Bytes16 {
   std::uint64_t lo, hi;
 };
 
-// One thread per output element. Out-of-bounds indices are clamped: the host is not told (that
-// would need a synchronisation), and no memory outside x is read.
+// An index into an extent, negative ones from the end. Out-of-bounds indices are clamped: the
+// host is not told (that would need a synchronisation), and no memory outside x is read.
+__device__ inline std::int64_t clamped_index(std::int64_t i, std::int64_t extent) {
+  if (i < 0) i += extent;
+  return i < 0 ? 0 : (i >= extent ? extent - 1 : i);
+}
+
+// One thread per output element.
 template <class E>
 __global__ void gather_kernel(const GatherPlan p) {
   for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < p.n;
@@ -34,11 +40,9 @@ __global__ void gather_kernel(const GatherPlan p) {
       for (int j = 0; j < p.arrays; ++j) at[j] += o * p.index_strides[j][d];
     }
     for (int j = 0; j < p.arrays; ++j) {
-      std::int64_t i =
+      const std::int64_t i =
           *reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(p.index[j]) + at[j]);
-      if (i < 0) i += p.extent[j];
-      i = i < 0 ? 0 : (i >= p.extent[j] ? p.extent[j] - 1 : i);
-      offset += i * p.axis_strides[j];
+      offset += clamped_index(i, p.extent[j]) * p.axis_strides[j];
     }
     reinterpret_cast<E*>(p.out)[e] = *reinterpret_cast<const E*>(p.x + offset);
   }
@@ -65,10 +69,7 @@ __global__ void gather_flat_kernel(const char* x, std::int64_t stride, std::int6
     E v[kFlatItems];
 #pragma unroll
     for (int k = 0; k < kFlatItems; ++k) {
-      std::int64_t i = at[k];
-      if (i < 0) i += extent;
-      i = i < 0 ? 0 : (i >= extent ? extent - 1 : i);
-      v[k] = *reinterpret_cast<const E*>(x + i * stride);
+      v[k] = *reinterpret_cast<const E*>(x + clamped_index(at[k], extent) * stride);
     }
 #pragma unroll
     for (int k = 0; k < kFlatItems; ++k) {

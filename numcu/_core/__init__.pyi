@@ -318,7 +318,7 @@ def _host_registry_info() -> dict:
     ...
 def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
     """
-    What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'cupy', 'interfaces' or 'dlpack'.
+    What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'cupy', 'buffer', 'interfaces' or 'dlpack'.
     """
 def _matmul(a: typing.Any, b: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
