@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -44,6 +45,11 @@ inline std::int64_t pairwise_half(std::int64_t n) {
   return half - half % 8;
 }
 
+template <class R, class = void>
+struct is_lanewise : std::false_type {};
+template <class R>
+struct is_lanewise<R, std::enable_if_t<R::lanewise>> : std::true_type {};
+
 // A run of n <= kPairwiseBlock elements `stride` bytes apart (sizeof(In) when Dense), whose
 // first has reduced index k: eight accumulators, as NumPy's pairwise sum.
 template <bool Dense, class R>
@@ -58,6 +64,25 @@ NUMCU_FORCEINLINE typename R::Acc pairwise_block(const R& r, const char* p, std:
     for (std::int64_t i = 0; i < n; ++i) acc = r(acc, r.leaf(load<T>(p + i * step), k + i, o));
     return acc;
   }
+#if defined(__GNUC__)
+  if constexpr (Dense && is_lanewise<R>::value) {
+    // The eight accumulators as the lanes of one vector: lane j takes elements j, j + 8, ...,
+    // the same additions in the same order as eight scalars, so the same bits, without the
+    // eight scalar chains' limit of two additions a cycle.
+    typedef T Lanes __attribute__((vector_size(8 * sizeof(T))));
+    Lanes a, x;
+    std::memcpy(&a, p, sizeof(Lanes));
+    std::int64_t i = 8;
+    for (; i + 8 <= n; i += 8) {
+      __builtin_prefetch(p + (i + 512 / static_cast<std::int64_t>(sizeof(T))) * step, 0, 3);
+      std::memcpy(&x, p + i * step, sizeof(Lanes));
+      R::lanes(a, x);
+    }
+    Acc acc = r(r(r(a[0], a[1]), r(a[2], a[3])), r(r(a[4], a[5]), r(a[6], a[7])));
+    for (; i < n; ++i) acc = r(acc, load<T>(p + i * step));
+    return acc;
+  }
+#endif
   Acc a[8];
   for (int j = 0; j < 8; ++j) a[j] = r.leaf(load<T>(p + j * step), k + j, o);
   std::int64_t i = 8;

@@ -136,6 +136,17 @@ struct Accumulate : Base {
     }
   }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
+  // Whether eight accumulators may be held in one vector and combined lane by lane (the CPU
+  // backend's pairwise block): a float reduction whose leaf is the element itself.
+  static constexpr bool lanewise = !Nan && std::is_same_v<T, A> && std::is_floating_point_v<A>;
+  template <class V>
+  static NUMCU_FORCEINLINE void lanes(V& a, const V& b) {
+    if constexpr (Multiply) {
+      a = a * b;
+    } else {
+      a = a + b;
+    }
+  }
 };
 
 template <class T>
