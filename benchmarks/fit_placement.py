@@ -17,7 +17,8 @@ Measured (float32, ``timing.per_call_back_to_back``, median of repeats):
   pipeline's fill.
 - ``gpu_latency_s``: an add of page-locked inputs at 2^10 elements.
 - ``host_gbps_1`` and ``host_gbps_max``: ``numcu.add(..., out=, device="cpu")`` at 2^24 on one
-  thread and on all; ``cpu_latency_s``: at 16 elements.
+  thread and on all; ``host_gbps_large``: the same on all threads at 2^26 (the caches' share is
+  smaller); ``cpu_latency_s``: at 16 elements.
 - ``cpu_ns_*``: ``sin``, ``sum`` and ``cumsum`` on one thread at 2^24, the time beyond the
   memory traffic, per element.
 """
@@ -79,6 +80,9 @@ def fit(opts) -> dict[str, float]:
     numcu.set_num_threads(threads)
     tn = seconds(lambda: numcu.add(a, b, out=out, device="cpu"), opts)
     c["host_gbps_max"] = 12 * n_mid / tn / 1e9
+    out_big = np.empty(n_big, np.float32)
+    t_large = seconds(lambda: numcu.add(x, y, out=out_big, device="cpu"), opts)
+    c["host_gbps_large"] = 12 * n_big / t_large / 1e9
 
     if numcu.cuda.is_available():
         # page-locked inputs and outputs: pool results of GPU work
@@ -112,7 +116,7 @@ def check(opts) -> list[str]:
     rng = np.random.default_rng(1)
     lines = []
     right = total = 0
-    for e in (12, 16, 18, 20, 22, 24):
+    for e in (12, 16, 18, 20, 22, 24, 26):
         n = 1 << e
         a = rng.standard_normal(n, dtype=np.float32)
         b = rng.standard_normal(n, dtype=np.float32)

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "host_memory.hpp"
 #include "numcu/cpu_threads.hpp"
 #include "numcu/errors.hpp"
+#include "reduce_call.hpp"
 
 namespace numcu::python {
 
@@ -30,46 +32,59 @@ const char* op_class_name(OpClass c) {
   return "elementwise";
 }
 
+namespace {
+
+// A ufunc's class follows its table group (ops.hpp's NUMCU_UFUNCS): the groups of float
+// functions and of integer division cost more per element than their loads and stores.
+constexpr bool costly_group(std::string_view group) {
+  return group == "exp" || group == "log" || group == "trig" || group == "atrig" ||
+         group == "hyp" || group == "intdiv";
+}
+
+constexpr std::array<OpClass, kNumUfuncs> kUfuncClasses = [] {
+  std::array<OpClass, kNumUfuncs> c{};
+  int i = 0;
+#define NUMCU_CLASS(e, F, group, doc) \
+  c[i++] = costly_group(#group) ? OpClass::transcendental : OpClass::elementwise;
+  NUMCU_UFUNCS(NUMCU_CLASS)
+#undef NUMCU_CLASS
+  return c;
+}();
+
+}  // namespace
+
 OpClass op_class_of(const char* name) {
-  static const char* const costly[] = {
-      "sin",    "cos",   "tan",        "arcsin",     "arccos",       "arctan",    "arctan2",
-      "sinh",   "cosh",  "tanh",       "arcsinh",    "arccosh",      "arctanh",   "exp",
-      "exp2",   "expm1", "log",        "log2",       "log10",        "log1p",     "power",
-      "cbrt",   "hypot", "logaddexp",  "logaddexp2", "floor_divide", "remainder", "fmod",
-      "divmod", "pow",   "float_power"};
-  static const char* const reductions[] = {
-      "sum",    "prod",   "mean",   "std",    "var",       "min",       "max",           "amin",
-      "amax",   "argmin", "argmax", "any",    "all",       "nansum",    "nanprod",       "nanmean",
-      "nanstd", "nanvar", "nanmin", "nanmax", "nanargmin", "nanargmax", "count_nonzero", "ptp"};
-  static const char* const scans[] = {"cumsum", "cumprod", "nancumsum", "nancumprod"};
   // "numcu.sin" and "sin" alike
   const char* dot = std::strrchr(name, '.');
   const char* n = dot != nullptr ? dot + 1 : name;
-  for (const char* c : costly) {
-    if (std::strcmp(n, c) == 0) return OpClass::transcendental;
+  for (int i = 0; i < kNumUfuncs; ++i) {
+    if (std::strcmp(ufunc_info(static_cast<Ufunc>(i)).name, n) == 0) return kUfuncClasses[i];
   }
-  for (const char* c : reductions) {
-    if (std::strcmp(n, c) == 0) return OpClass::reduction;
-  }
-  for (const char* c : scans) {
-    if (std::strcmp(n, c) == 0) return OpClass::scan;
-  }
+  if (is_reduction_name(n)) return OpClass::reduction;
+  if (is_scan_name(n)) return OpClass::scan;
   return OpClass::elementwise;
 }
 
-OpClass op_class_of(Ufunc op) {
-  static const auto classes = [] {
-    std::array<OpClass, kNumUfuncs> c{};
-    for (int i = 0; i < kNumUfuncs; ++i) c[i] = op_class_of(ufunc_info(static_cast<Ufunc>(i)).name);
-    return c;
-  }();
-  return classes[static_cast<int>(op)];
-}
+OpClass op_class_of(Ufunc op) { return kUfuncClasses[static_cast<int>(op)]; }
 
 PlacementModel& placement_model() {
   static PlacementModel model;
   return model;
 }
+
+namespace {
+
+// All threads' GB/s over `bytes` of host memory.
+double host_gbps_all(const PlacementModel& m, double bytes) {
+  const double large = m.host_gbps_large > 0 ? m.host_gbps_large : m.host_gbps_max;
+  if (bytes <= PlacementModel::kHostBytesMid) return m.host_gbps_max;
+  if (bytes >= PlacementModel::kHostBytesLarge) return large;
+  const double f = std::log(bytes / PlacementModel::kHostBytesMid) /
+                   std::log(PlacementModel::kHostBytesLarge / PlacementModel::kHostBytesMid);
+  return m.host_gbps_max + f * (large - m.host_gbps_max);
+}
+
+}  // namespace
 
 PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_bytes,
                                      double largest_bytes, double out_bytes, bool fresh_out,
@@ -77,7 +92,7 @@ PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_b
   const PlacementModel& m = placement_model();
   // A scan of one line runs on one thread (scans split over lines only).
   const double t = c == OpClass::scan ? 1.0 : std::max(threads, 1);
-  const double host_bw = std::min(m.host_gbps_1 * t, m.host_gbps_max) * 1e9;
+  const double host_bw = std::min(m.host_gbps_1 * t, host_gbps_all(m, in_bytes + out_bytes)) * 1e9;
   PlacementEstimate e;
   e.cpu_s = m.cpu_latency_s + (in_bytes + out_bytes) / host_bw +
             elements * m.cpu_ns[static_cast<int>(c)] * 1e-9 / t;
@@ -121,6 +136,7 @@ py::dict model_dict() {
   d["duplex_gbps"] = m.duplex_gbps;
   d["host_gbps_1"] = m.host_gbps_1;
   d["host_gbps_max"] = m.host_gbps_max;
+  d["host_gbps_large"] = m.host_gbps_large;
   for (int c = 0; c < 4; ++c) {
     d[py::str(std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c)))] = m.cpu_ns[c];
   }
@@ -160,6 +176,7 @@ void bind_placement(py::module_& m) {
           if (key == "duplex_gbps") field = &next.duplex_gbps;
           if (key == "host_gbps_1") field = &next.host_gbps_1;
           if (key == "host_gbps_max") field = &next.host_gbps_max;
+          if (key == "host_gbps_large") field = &next.host_gbps_large;
           for (int c = 0; c < 4; ++c) {
             if (key == std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c))) {
               field = &next.cpu_ns[c];
@@ -169,7 +186,8 @@ void bind_placement(py::module_& m) {
             throw_type_error(std::string(fname) + ": unknown constant '" + key + "'");
           }
           const double x = v.cast<double>();
-          const bool rate = key.find("gbps") != std::string::npos;
+          // host_gbps_large may be 0: "as host_gbps_max"
+          const bool rate = key.find("gbps") != std::string::npos && key != "host_gbps_large";
           if (!(x >= 0) || (rate && !(x > 0))) {
             throw_value_error(std::string(fname) + ": " + key + " must be " +
                               (rate ? "positive" : "non-negative") + ", not " +

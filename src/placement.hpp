@@ -12,10 +12,10 @@ namespace numcu::python {
 
 enum class OpClass { elementwise, transcendental, reduction, scan };
 const char* op_class_name(OpClass c);
-// By the function's NumPy name: float functions (sin, exp, power, ...) and integer division cost
-// more per element than their loads and stores.
+// By the function's name, from the op tables: a ufunc's from its group (float functions such as
+// sin, exp and power, and integer division, cost more per element than their loads and stores),
+// the reduction and scan tables' functions; anything else is elementwise.
 OpClass op_class_of(const char* name);
-// The class of a ufunc, looked up by name once per process.
 OpClass op_class_of(Ufunc op);
 
 struct PlacementModel {
@@ -25,9 +25,14 @@ struct PlacementModel {
   double cpu_latency_s = 3e-6;
   // GB/s: page-locked copies to and from the GPU, and both at once.
   double h2d_gbps = 50.0, d2h_gbps = 50.0, duplex_gbps = 90.0;
-  // GB/s of a pass over host memory on one CPU thread, and the most all threads reach. (Fresh
-  // results cost no page faults on either side: large ones come from the page-locked pool.)
-  double host_gbps_1 = 8.0, host_gbps_max = 33.0;
+  // GB/s of a pass over host memory on one CPU thread, and the most all threads reach over
+  // kHostBytesMid bytes (an add of 2^24 float32) and over kHostBytesLarge (2^26) or more; between
+  // the two, interpolated in log bytes (the caches' share falls off). host_gbps_large 0 takes
+  // host_gbps_max. (Fresh results cost no page faults on either side: large ones come from the
+  // page-locked pool.)
+  double host_gbps_1 = 8.0, host_gbps_max = 33.0, host_gbps_large = 0.0;
+  static constexpr double kHostBytesMid = 12.0 * (1 << 24);
+  static constexpr double kHostBytesLarge = 12.0 * (1 << 26);
   // Nanoseconds of work per element on one CPU thread beyond the memory traffic, per class.
   double cpu_ns[4] = {0.0, 1.0, 0.05, 0.5};
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -501,6 +502,21 @@ std::string form_params(Form f) {
 }
 
 }  // namespace
+
+bool is_reduction_name(const char* name) {
+  for (const ReductionInfo& info : kReductions) {
+    if (std::strcmp(info.name, name) == 0) return true;
+  }
+  return false;
+}
+
+bool is_scan_name(const char* name) {
+#define NUMCU_NAME(n, loop, summary, returns) \
+  if (std::strcmp(#n, name) == 0) return true;
+  NUMCU_SCANS(NUMCU_NAME)
+#undef NUMCU_NAME
+  return false;
+}
 
 void bind_reductions(py::module_& m) {
   py::list reductions;

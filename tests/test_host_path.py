@@ -364,6 +364,28 @@ def test_placement_constants_and_overrides(model):
     assert model.constants == c  # a refused change changes nothing
 
 
+def test_placement_host_bandwidth_falls_to_the_large_figure(model):
+    # no work per element, one GB/s per thread beyond reach: the CPU estimate is the bytes over
+    # all threads' bandwidth, host_gbps_max up to 12 * 2^24 bytes, host_gbps_large from 12 * 2^26
+    model.set(host_gbps_1=1e6, host_gbps_max=100.0, host_gbps_large=25.0, cpu_latency_s=0.0)
+    model.set(cpu_ns_elementwise=0.0)
+
+    def cpu_gbps(e):
+        n = float(1 << e)
+        est = numcu._core._placement_estimate("add", 8 * n, 0.0, 4 * n, 4 * n, True, n, 16)
+        return 12 * n / est["cpu_s"] / 1e9
+
+    assert cpu_gbps(20) == pytest.approx(100.0)
+    assert cpu_gbps(24) == pytest.approx(100.0)
+    assert cpu_gbps(25) == pytest.approx(62.5)  # halfway in log bytes
+    assert cpu_gbps(26) == pytest.approx(25.0)
+    assert cpu_gbps(28) == pytest.approx(25.0)
+    model.set(host_gbps_large=0.0)  # 0: as host_gbps_max
+    assert cpu_gbps(28) == pytest.approx(100.0)
+    with pytest.raises(ValueError, match="host_gbps_large must be non-negative"):
+        model.set(host_gbps_large=-1.0)
+
+
 def test_placement_classes_and_estimates(model):
     small = np.ones(16, np.float32)
     big = np.ones(1 << 24, np.float32)

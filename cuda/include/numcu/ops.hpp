@@ -932,9 +932,10 @@ F make_op(const OpParams& params) {
 // bindings and their docstrings, numcu.UFUNCS, __all__, the stubs and the tests' lists derive.
 // `name` is NumPy's (AMYPAD NumCu's for div). `group` names the source file that instantiates
 // its kernels (ufunc_<group>.cu; the CPU files take several groups each): groups of similar
-// cost, so that the cores of a small machine build in parallel. `doc` is the docstring's first
-// line: what it computes (the dtypes it takes follow from the functor's supports<T>). The functor's
-// `binding` trait chooses the Python signature (ops::Binding).
+// cost, so that the cores of a small machine build in parallel; the groups exp, log, trig,
+// atrig, hyp and intdiv are also what the placement model counts as costly per element. `doc` is
+// the docstring's first line: what it computes (the dtypes it takes follow from the functor's
+// supports<T>). The functor's `binding` trait chooses the Python signature (ops::Binding).
 #define NUMCU_UNARY_OPS(X)                                                                   \
   X(negative, ::numcu::ops::Negative, arith, "Numerical negative, -x.")                      \
   X(positive, ::numcu::ops::Positive, arith, "Numerical positive, +x (a copy).")             \
@@ -943,7 +944,7 @@ F make_op(const OpParams& params) {
   X(reciprocal, ::numcu::ops::Reciprocal, arith,                                             \
     "1/x (integer division for integers, 1/0 gives 0).")                                     \
   X(square, ::numcu::ops::Square, arith, "x*x (integers wrap).")                             \
-  X(sqrt, ::numcu::ops::Sqrt, exp,                                                           \
+  X(sqrt, ::numcu::ops::Sqrt, arith,                                                         \
     "Square root. Integers compute in the smallest float that holds them.")                  \
   X(cbrt, ::numcu::ops::Cbrt, exp,                                                           \
     "Cube root. Integers compute in the smallest float that holds them.")                    \
