@@ -12,9 +12,9 @@ Measured (float32, ``timing.per_call_back_to_back``, median of repeats):
 
 - ``h2d_gbps``, ``d2h_gbps``: ``numcu.asarray`` of a page-locked (pool) array of 2^26 elements,
   and ``numcu.asnumpy`` into one.
-- ``duplex_gbps``: ``numcu.add`` on the GPU of pageable inputs of 2^24 elements into a pool
-  result (the chunked path), bytes in and out over the time less the latency and the
-  pipeline's fill.
+- ``duplex_gbps``: ``numcu.negative`` on the GPU of a pageable input of 2^24 elements into a
+  pool result (the chunked path; as many bytes in as out), bytes in and out over the time less
+  the latency and the pipeline's fill.
 - ``gpu_latency_s``: an add of page-locked inputs at 2^10 elements.
 - ``host_gbps_1`` and ``host_gbps_max``: ``numcu.add(..., out=, device="cpu")`` at 2^24 on one
   thread and on all; ``host_gbps_large``: the same on all threads at 2^26 (the caches' share is
@@ -98,16 +98,17 @@ def fit(opts) -> dict[str, float]:
         c["gpu_latency_s"] = seconds(lambda: numcu.add(xs, ys, device="cuda"), opts)
         del dev
         # Both directions at once, as the chunked path of pageable inputs reaches them: the
-        # model's pace term, from an add at n_mid less its latency and the pipeline's fill
+        # model's pace term, from a call moving as many bytes in as out (negative at n_mid), so
+        # that neither direction alone sets the pace, less its latency and the pipeline's fill
         # (the other stages of one chunk; see estimate_placement in src/placement.cpp).
-        t_add = seconds(lambda: numcu.add(a, b, device="cuda"), opts)
-        stage = 8 * n_mid / (c["host_gbps_max"] * 1e9)
-        copy_in = 8 * n_mid / (c["h2d_gbps"] * 1e9)
+        t_duplex = seconds(lambda: numcu.negative(a, device="cuda"), opts)
+        stage = 4 * n_mid / (c["host_gbps_max"] * 1e9)
+        copy_in = 4 * n_mid / (c["h2d_gbps"] * 1e9)
         copy_out = 4 * n_mid / (c["d2h_gbps"] * 1e9)
         chunks = max(1, -(-4 * n_mid // numcu._core._host_path_config()["chunk_bytes"]))
         fill = (stage + copy_in + copy_out - max(stage, copy_in, copy_out)) / chunks
-        pace = t_add - c["gpu_latency_s"] - fill
-        c["duplex_gbps"] = 12 * n_mid / max(pace, 1e-6) / 1e9
+        pace = t_duplex - c["gpu_latency_s"] - fill
+        c["duplex_gbps"] = 8 * n_mid / max(pace, 1e-6) / 1e9
     return c
 
 
