@@ -53,9 +53,15 @@ void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const Array
   int order[kMaxDims];
   std::iota(order, order + ndim, 0);
   if (like != nullptr && like->ndim == ndim) {
-    std::stable_sort(order, order + ndim, [&](int a, int b) {
-      return std::llabs(like->strides[a]) > std::llabs(like->strides[b]);
-    });
+    // Dimensions by decreasing |stride|, ties in order: an insertion sort, stable and without
+    // std::stable_sort's buffer (a malloc and free per result).
+    for (int i = 1; i < ndim; ++i) {
+      const int d = order[i];
+      const std::int64_t key = std::llabs(like->strides[d]);
+      int j = i;
+      for (; j > 0 && std::llabs(like->strides[order[j - 1]]) < key; --j) order[j] = order[j - 1];
+      order[j] = d;
+    }
   }
   std::int64_t s = itemsize(dtype);
   for (int k = ndim - 1; k >= 0; --k) {
