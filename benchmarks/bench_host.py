@@ -41,13 +41,12 @@ The aims and the tables are printed last because only the tail of the output may
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import platform
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -85,30 +84,43 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
-def numpy_path(op: str) -> Callable[..., Any]:
-    return getattr(np, op)
+# A path gives, per op, a function of NumPy arrays and the device= keyword it takes (or None).
+Path = tuple[Callable[..., Any], Optional[str]]
 
 
-def numcu_path(op: str, **kw: Any) -> Callable[..., Any]:
-    # The function itself, as numpy_path gives NumPy's: a wrapper that repacks the arguments
-    # would add its own microsecond to the small sizes. functools.partial for the device.
-    fn = getattr(numcu, op)
-    return functools.partial(fn, **kw) if kw else fn
+def numpy_path(op: str) -> Path:
+    return getattr(np, op), None
 
 
-def cupy_path(cp: Any, op: str) -> Callable[..., Any]:
+def numcu_path(op: str, device: str | None = None) -> Path:
+    return getattr(numcu, op), device
+
+
+def cupy_path(cp: Any, op: str) -> Path:
     fn = getattr(cp, op)
-    return lambda *args: cp.asnumpy(fn(*(cp.asarray(a) for a in args)))
+    return (lambda *args: cp.asnumpy(fn(*(cp.asarray(a) for a in args)))), None
 
 
-def torch_path(torch: Any, op: str) -> Callable[..., Any]:
+def torch_path(torch: Any, op: str) -> Path:
     fn = getattr(torch, op)
-    return lambda *args: fn(*(torch.from_numpy(a).cuda() for a in args)).cpu().numpy()
+    return (lambda *args: fn(*(torch.from_numpy(a).cuda() for a in args)).cpu().numpy()), None
 
 
-def make_paths(peers: dict[str, timing.Backend], gpu: bool) -> dict[str, Callable[[str], Any]]:
-    """path name -> (op -> callable on NumPy arrays)."""
-    paths: dict[str, Callable[[str], Any]] = {
+def call_of(path: Path, args: tuple) -> Callable[[], Any]:
+    """The call of a path's function on `args` as a script spells it: the arrays positional and
+    device= a keyword. (A wrapper merging the keyword, as functools.partial does, adds its own
+    quarter microsecond to numcu's small sizes.)"""
+    fn, device = path
+    if len(args) == 1:
+        (a,) = args
+        return (lambda: fn(a)) if device is None else (lambda: fn(a, device=device))
+    a, b = args
+    return (lambda: fn(a, b)) if device is None else (lambda: fn(a, b, device=device))
+
+
+def make_paths(peers: dict[str, timing.Backend], gpu: bool) -> dict[str, Callable[[str], Path]]:
+    """path name -> (op -> the path's function and device keyword)."""
+    paths: dict[str, Callable[[str], Path]] = {
         "numpy": numpy_path,
         "numcu": numcu_path,
         "cpu 1t": lambda op: numcu_path(op, device="cpu"),
@@ -151,7 +163,7 @@ def check(paths, x, y, all_threads) -> None:
         expected = np.asarray(getattr(np, op)(*args), dtype=np.float64)
         for path, make in paths.items():
             enter(path, all_threads)
-            got = np.asarray(make(op)(*args), dtype=np.float64)
+            got = np.asarray(call_of(make(op), args)(), dtype=np.float64)
             scale = np.sqrt(CHECK_N) * np.abs(a).max() if op == "sum" else 0.0
             if not np.allclose(got, expected, rtol=1e-5, atol=1e-6 + 1e-6 * scale):
                 raise AssertionError(f"bench_host: {path} {op} differs from NumPy's")
@@ -198,9 +210,8 @@ def measure(paths, x, y, exponents, all_threads, opts) -> dict[str, dict[str, di
             args = (a, b) if op in ("add", "multiply") else (a,)
             for path, make in paths.items():
                 enter(path, all_threads)
-                fn = make(op)
                 r = timing.per_call_back_to_back(
-                    lambda fn=fn, args=args: fn(*args), lambda: None, opts.min_time, opts.repeats
+                    call_of(make(op), args), lambda: None, opts.min_time, opts.repeats
                 )
                 results[op][path][n] = r.seconds
             print(
