@@ -389,6 +389,25 @@ def test_empty_without_identity(name, message):
     assert getattr(numcu, name)(np.ones((0, 3), np.float32), axis=1, device="cpu").shape == (0,)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["sum", "mean"])
+def test_cpu_float_sums_are_numpys_pairwise_sums(rng, name, dtype, threads):
+    # The CPU backend sums a dense run as NumPy does (blocks of 128 on eight accumulators,
+    # halves combined pairwise), so its float sums and means are NumPy's to the bit, whatever
+    # the thread count; lengths around the block and accumulator boundaries.
+    previous = numcu.get_num_threads()
+    numcu.set_num_threads(threads)
+    try:
+        for n in (7, 8, 9, 15, 16, 17, 127, 128, 129, 255, 1000, 4097, 65549, (1 << 20) + 7):
+            x = random_array(rng, (n,), dtype) * rng.choice([1.0, 1e4, 1e-4], n).astype(dtype)
+            got = np.asarray(getattr(numcu, name)(x, device="cpu"))
+            want = np.asarray(getattr(np, name)(x))
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (name, n)
+    finally:
+        numcu.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("name", ["sum", "mean", "argmax", "cumsum"])
 def test_unsupported_dtype(name):
     with pytest.raises(TypeError, match=f"numcu.{name}: unsupported dtype"):
