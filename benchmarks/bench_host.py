@@ -25,7 +25,10 @@ Paths (a path that cannot run here is left out and its column shows "-"):
 Method
 ------
 - Inputs: standard normal float32, drawn once at the largest size and sliced. Every path's
-  result is checked against NumPy's at n = 2^20 before anything is timed.
+  result is checked against NumPy's at n = 2^20 before anything is timed. ``cuda reg`` gets
+  copies of its inputs, which die with its cell: a registration covers the whole buffer an
+  array views and lasts while that buffer lives, so pinning the shared inputs would turn every
+  later ``cuda`` and ``numcu`` cell into the pinned path too.
 - Each cell: ``timing.per_call_back_to_back`` (warm-up calls, then K back-to-back calls lasting
   at least 50 ms, median of 5; 20 ms and 3 with --quick). The paths return host results, so no
   extra synchronisation is needed.
@@ -106,6 +109,13 @@ def torch_path(torch: Any, op: str) -> Path:
     return (lambda *args: fn(*(torch.from_numpy(a).cuda() for a in args)).cpu().numpy()), None
 
 
+def inputs_for(path: str, args: tuple) -> tuple:
+    """The arrays a path runs on: copies of its own where it pins its inputs in place."""
+    if HOST_PATH.get(path, {}).get("register_inputs"):
+        return tuple(np.array(a, copy=True) for a in args)
+    return args
+
+
 def call_of(path: Path, args: tuple) -> Callable[[], Any]:
     """The call of a path's function on `args` as a script spells it: the arrays positional and
     device= a keyword. (A wrapper merging the keyword, as functools.partial does, adds its own
@@ -163,7 +173,7 @@ def check(paths, x, y, all_threads) -> None:
         expected = np.asarray(getattr(np, op)(*args), dtype=np.float64)
         for path, make in paths.items():
             enter(path, all_threads)
-            got = np.asarray(call_of(make(op), args)(), dtype=np.float64)
+            got = np.asarray(call_of(make(op), inputs_for(path, args))(), dtype=np.float64)
             scale = np.sqrt(CHECK_N) * np.abs(a).max() if op == "sum" else 0.0
             if not np.allclose(got, expected, rtol=1e-5, atol=1e-6 + 1e-6 * scale):
                 raise AssertionError(f"bench_host: {path} {op} differs from NumPy's")
@@ -211,7 +221,10 @@ def measure(paths, x, y, exponents, all_threads, opts) -> dict[str, dict[str, di
             for path, make in paths.items():
                 enter(path, all_threads)
                 r = timing.per_call_back_to_back(
-                    call_of(make(op), args), lambda: None, opts.min_time, opts.repeats
+                    call_of(make(op), inputs_for(path, args)),
+                    lambda: None,
+                    opts.min_time,
+                    opts.repeats,
                 )
                 results[op][path][n] = r.seconds
             print(
