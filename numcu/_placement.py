@@ -89,7 +89,9 @@ class Placement:
             out_bytes = elements * (dtype.itemsize if dtype is not None else 8)
         # as the call itself counts them: page-locked arrays from the chunked path's size
         least = self._core._host_path_config()["pipeline_min_bytes"]
-        pinned = float(sum(v.nbytes for v in views if v.nbytes >= least and _pooled(v)))
+        pinned = float(
+            sum(v.nbytes for v in views if v.nbytes >= least and self._core._pinned_by_numcu(v))
+        )
         largest = float(max((v.nbytes for v in views), default=0))
         est = dict(
             self._core._placement_estimate(
@@ -119,11 +121,3 @@ class Placement:
 
 def _on_device(a) -> bool:
     return hasattr(a, "__cuda_array_interface__") and not isinstance(a, np.ndarray)
-
-
-def _pooled(v: np.ndarray) -> bool:
-    # A result numcu returned from GPU work: its base is the capsule of a pool block.
-    base = v
-    while isinstance(base, np.ndarray) and base.base is not None:
-        base = base.base
-    return type(base).__name__ == "PyCapsule"

@@ -60,6 +60,4 @@ class Placement:
         """
 def _on_device(a) -> bool:
     ...
-def _pooled(v: np.ndarray) -> bool:
-    ...
 _FILE: str

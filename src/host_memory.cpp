@@ -524,6 +524,16 @@ void bind_host_memory(py::module_& m) {
     return d;
   });
   m.def("_host_pool_release", [] { cuda::release_host_pool(); });
+  m.def(
+      "_pinned_by_numcu",
+      [](py::handle obj) {
+        Operand op;
+        intake_into(op, obj, "numcu.placement");
+        return op.kind == Operand::Kind::host && pinned_by_numcu(op.view);
+      },
+      py::arg("obj"),
+      "Whether obj is host data numcu has page-locked (a pool block, an array pinned in place), "
+      "as a call's placement counts it.");
   m.def("_host_registry_info", [] {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);

@@ -59,6 +59,7 @@ bool Call::host_placement_cpu() const {
   }
   if (!cuda::is_available()) return false;
   double in_bytes = 0, pinned_bytes = 0, largest_bytes = 0;
+  const HostPathConfig& config = host_path_config();
   for (int i = 0; i < nin_; ++i) {
     const ArrayView& v = in_[i].view;
     if (in_[i].kind != Operand::Kind::host || v.ndim == 0) continue;
@@ -68,7 +69,6 @@ bool Call::host_placement_cpu() const {
     // Arrays the host path pins in place count as page-locked: registration is paid once.
     // Arrays below the chunked path's size are not looked up (two locked registries a call):
     // their copies cost little beside the GPU's latency, page-locked or not.
-    const HostPathConfig& config = host_path_config();
     if (b < static_cast<double>(config.pipeline_min_bytes)) continue;
     if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
         pinned_by_numcu(v)) {

@@ -316,6 +316,21 @@ def test_registered_arrays_unregister_when_they_die(rng, small_chunks):
 
 
 @gpu
+def test_placement_counts_the_memory_numcu_page_locked(rng, small_chunks):
+    # numcu.placement asks the call's own test: pool blocks and arrays pinned in place (and
+    # views of them) are page-locked; ordinary NumPy memory is not.
+    x = random_array(rng, (1 << 14,), "float32")
+    pooled = numcu.negative(x, device="cuda")
+    assert is_pooled(pooled) and _core._pinned_by_numcu(pooled)
+    assert _core._pinned_by_numcu(pooled[::-2])
+    assert not _core._pinned_by_numcu(x)
+    _core._host_path_config(register_inputs=True, register_min_bytes=1 << 12)
+    assert_matches(numcu.negative(x, device="cuda"), np.negative(x))
+    assert _core._pinned_by_numcu(x) and _core._pinned_by_numcu(x[5:100])
+    assert not _core._pinned_by_numcu(x.copy())
+
+
+@gpu
 def test_threads_share_the_path(rng, small_chunks):
     xs = [random_array(rng, (999,), "float32") for _ in range(4)]
     errors = []

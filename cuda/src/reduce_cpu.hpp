@@ -45,11 +45,6 @@ inline std::int64_t pairwise_half(std::int64_t n) {
   return half - half % 8;
 }
 
-template <class R, class = void>
-struct is_lanewise : std::false_type {};
-template <class R>
-struct is_lanewise<R, std::enable_if_t<R::lanewise>> : std::true_type {};
-
 // A run of n <= kPairwiseBlock elements `stride` bytes apart (sizeof(In) when Dense), whose
 // first has reduced index k: eight accumulators, as NumPy's pairwise sum.
 template <bool Dense, class R>
@@ -65,7 +60,7 @@ NUMCU_FORCEINLINE typename R::Acc pairwise_block(const R& r, const char* p, std:
     return acc;
   }
 #if defined(__GNUC__)
-  if constexpr (Dense && is_lanewise<R>::value) {
+  if constexpr (Dense && R::lanewise) {
     // The eight accumulators as the lanes of one vector: lane j takes elements j, j + 8, ...,
     // the same additions in the same order as eight scalars, so the same bits, without the
     // eight scalar chains' limit of two additions a cycle.

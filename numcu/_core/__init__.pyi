@@ -328,6 +328,10 @@ def _nonzero(x: typing.Any, device: typing.Any = None, stream: typing.Any = None
     """
     An (ndim, count) int64 array of the positions of x's non-zero elements. On the GPU this waits for the count.
     """
+def _pinned_by_numcu(obj: typing.Any) -> bool:
+    """
+    Whether obj is host data numcu has page-locked (a pool block, an array pinned in place), as a call's placement counts it.
+    """
 def _placement_estimate(op: str, in_bytes: typing.SupportsFloat | typing.SupportsIndex, pinned_bytes: typing.SupportsFloat | typing.SupportsIndex, largest_bytes: typing.SupportsFloat | typing.SupportsIndex, out_bytes: typing.SupportsFloat | typing.SupportsIndex, fresh_out: bool, elements: typing.SupportsFloat | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     ...
 def _placement_model(**kwargs) -> dict:

@@ -113,6 +113,9 @@ struct Base {
   ReduceParams p;
   template <class T>
   static constexpr bool supports = true;
+  // Whether the CPU backend's pairwise block may hold its eight accumulators in one vector
+  // (Accumulate's float reductions).
+  static constexpr bool lanewise = false;
 };
 
 template <class T, class A, int Identity, bool Nan, bool Multiply>
@@ -136,8 +139,7 @@ struct Accumulate : Base {
     }
   }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
-  // Whether eight accumulators may be held in one vector and combined lane by lane (the CPU
-  // backend's pairwise block): a float reduction whose leaf is the element itself.
+  // A float reduction whose leaf is the element itself: its accumulators combine lane by lane.
   static constexpr bool lanewise = !Nan && std::is_same_v<T, A> && std::is_floating_point_v<A>;
   template <class V>
   static NUMCU_FORCEINLINE void lanes(V& a, const V& b) {
