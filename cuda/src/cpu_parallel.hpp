@@ -1,8 +1,9 @@
 // How the CPU backend splits a loop over threads and picks its vector instructions at run time.
 //
-// Threads: OpenMP (GCC's libgomp). A loop of n elements is split into at most
-// n / grain contiguous parts, one a thread, at most get_num_threads() of them; below two grains
-// it runs on the calling thread without touching OpenMP at all, so small arrays pay nothing.
+// Threads: OpenMP (GCC's libgomp). A loop of n elements runs on a team of at most n / grain
+// threads, at most get_num_threads() of them, which share it out in contiguous parts (a few a
+// thread, taken in turn by whichever thread is free: run_parts); below two grains it runs on
+// the calling thread without touching OpenMP at all, so small arrays pay nothing.
 // The split only decides which thread computes which elements: every element, and every
 // reduction's order of combination, is the same whatever the number of threads.
 //
@@ -13,12 +14,6 @@
 #pragma once
 
 #include <cstdint>
-#include <exception>
-#include <mutex>
-
-#if NUMCU_CPU_OPENMP
-#include <omp.h>
-#endif
 
 #include "numcu/cpu_threads.hpp"
 
@@ -52,34 +47,32 @@ inline std::int64_t part_begin(std::int64_t n, int t, int parts, std::int64_t al
   return b - b % align;
 }
 
-// body(begin, end) over [0, n) on `team` threads, one part each.
+// Parts a thread of a team takes on average (run_parts).
+constexpr int kPartsPerThread = 4;
+
+// fn(body, begin, end) over [0, n) on `team` (at least 2) threads, as run_parts says; one
+// function for every loop (cpu_threads.cpp), so the module holds one OpenMP region, not one for
+// each of the loops' hundreds of instantiations. Rethrows the first exception a part threw.
+using PartFn = void (*)(const void* body, std::int64_t begin, std::int64_t end);
+void run_team(int team, std::int64_t n, std::int64_t align, PartFn fn, const void* body);
+
+// body(begin, end) over [0, n) on `team` threads. The range is cut into about
+// kPartsPerThread * team parts, their boundaries multiples of `align`, and each thread takes the
+// next part not yet taken until none is left. A thread that runs slowly (its CPU shared with
+// other work, on a virtual machine its virtual CPU not running) then holds the call for one
+// part, not for a whole thread's share.
 template <class Body>
 void run_parts(int team, std::int64_t n, std::int64_t align, const Body& body) {
   if (team <= 1) {
     body(std::int64_t{0}, n);
     return;
   }
-#if NUMCU_CPU_OPENMP
-  std::exception_ptr error;
-  std::mutex error_mutex;
-#pragma omp parallel num_threads(team)
-  {
-    const int parts = omp_get_num_threads();
-    const int t = omp_get_thread_num();
-    const std::int64_t begin = part_begin(n, t, parts, align);
-    const std::int64_t end = part_begin(n, t + 1, parts, align);
-    // An exception must not leave an OpenMP region: it is kept and thrown after the join.
-    try {
-      if (begin < end) body(begin, end);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
-#else
-  body(std::int64_t{0}, n);
-#endif
+  run_team(
+      team, n, align,
+      [](const void* b, std::int64_t begin, std::int64_t end) {
+        (*static_cast<const Body*>(b))(begin, end);
+      },
+      &body);
 }
 
 // body(begin, end) over [0, n) of items (outputs, runs, subtrees), in parts of at least

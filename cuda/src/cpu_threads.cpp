@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 #include <string>
 
 #if defined(__unix__)
@@ -85,6 +87,36 @@ void set_num_threads(int n) {
                       std::to_string(kMaxThreads) + ", got " + std::to_string(n));
   }
   g_requested.store(n, std::memory_order_relaxed);
+}
+
+void run_team(int team, std::int64_t n, std::int64_t align, PartFn fn, const void* body) {
+#if NUMCU_CPU_OPENMP
+  const std::int64_t units = (n + align - 1) / align;
+  const std::int64_t most = static_cast<std::int64_t>(team) * kPartsPerThread;
+  const int parts = static_cast<int>(units < most ? units : most);
+  std::exception_ptr error;
+  std::mutex error_mutex;
+#pragma omp parallel num_threads(team)
+  {
+#pragma omp for schedule(dynamic, 1) nowait
+    for (int t = 0; t < parts; ++t) {
+      const std::int64_t begin = part_begin(n, t, parts, align);
+      const std::int64_t end = part_begin(n, t + 1, parts, align);
+      // An exception must not leave an OpenMP region: it is kept and thrown after the join.
+      try {
+        if (begin < end) fn(body, begin, end);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
+#else
+  (void)team;
+  (void)align;
+  fn(body, 0, n);
+#endif
 }
 
 int team_size(std::int64_t work, std::int64_t grain) {
