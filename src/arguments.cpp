@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "bfloat16.hpp"
 #include "ndarray.hpp"
@@ -70,15 +71,19 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
   };
   if (!device.is_none()) {
     if (PyUnicode_Check(device.ptr())) {
-      const std::string s = device.cast<std::string>();
+      // UTF-8 of a str is cached by CPython: no copy, and an ASCII str's is its own data.
+      Py_ssize_t size = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(device.ptr(), &size);
+      if (text == nullptr) throw py::error_already_set();
+      const std::string_view s(text, static_cast<std::size_t>(size));
       if (s == "cpu") {
         r.kind = DeviceRequest::Kind::cpu;
       } else if (s == "cuda") {
         r.kind = DeviceRequest::Kind::cuda;
-      } else if (s.rfind("cuda:", 0) == 0 && s.size() > 5 &&
-                 s.find_first_not_of("0123456789", 5) == std::string::npos) {
+      } else if (s.substr(0, 5) == "cuda:" && s.size() > 5 && s.size() <= 14 &&
+                 s.find_first_not_of("0123456789", 5) == std::string_view::npos) {
         r.kind = DeviceRequest::Kind::cuda;
-        r.device = std::stoi(s.substr(5));
+        r.device = std::stoi(std::string(s.substr(5)));
       } else {
         bad(device);
       }

@@ -1,5 +1,6 @@
 #include "fastcall.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace numcu::python {
@@ -13,14 +14,29 @@ void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs
   }
   for (int i = 0; i < spec.count; ++i) values[i] = i < nargs ? args[i] : nullptr;
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nkw > 0 && !spec.interned) {
+    if (spec.count > ArgSpec::kMaxParameters) {
+      throw std::logic_error(std::string(spec.fname) + ": too many parameters for ArgSpec");
+    }
+    // Kept for the life of the process, as the module's functions are.
+    for (int i = spec.positional_only; i < spec.count; ++i) {
+      spec.keys[i] = PyUnicode_InternFromString(spec.names[i]);
+      if (spec.keys[i] == nullptr) throw py::error_already_set();
+    }
+    spec.interned = true;
+  }
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     PyObject* key = PyTuple_GET_ITEM(kwnames, k);
     int found = -1;
     for (int i = spec.positional_only; i < spec.count; ++i) {
-      if (PyUnicode_CompareWithASCIIString(key, spec.names[i]) == 0) {
+      if (key == spec.keys[i]) {
         found = i;
         break;
       }
+    }
+    // A name built at run time (f(**{name: value})) need not be the interned object.
+    for (int i = spec.positional_only; found < 0 && i < spec.count; ++i) {
+      if (PyUnicode_CompareWithASCIIString(key, spec.names[i]) == 0) found = i;
     }
     auto name = [key] { return py::reinterpret_borrow<py::str>(key).cast<std::string>(); };
     if (found < 0) {

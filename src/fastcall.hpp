@@ -12,12 +12,17 @@ namespace numcu::python {
 namespace py = pybind11;
 
 struct ArgSpec {
+  static constexpr int kMaxParameters = 16;
   const char* fname;         // "numcu.add", for error messages
   const char* const* names;  // every parameter, in order
   int count;                 // how many parameters
   int positional_only;       // the first ones that cannot be keywords
   int max_positional;        // how many may be given positionally
   int required;              // the first ones that must be given
+  // The names as interned str, made at the first call: keyword names at a call site are
+  // interned, so a keyword is found by identity, not by comparing text.
+  mutable PyObject* keys[kMaxParameters] = {};
+  mutable bool interned = false;
 };
 
 // Fills values[0..count) with borrowed references, nullptr for parameters not given; raises

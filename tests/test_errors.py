@@ -212,10 +212,30 @@ def test_device_that_does_not_exist(device):
     assert_matches(numcu.add(np.ones(3), np.ones(3), device="cuda"), np.full(3, 2.0))
 
 
-@pytest.mark.parametrize("device", ["tpu", "gpu", "cuda:x", "cpu:0:1", ""])
+@pytest.mark.parametrize(
+    "device", ["tpu", "gpu", "cuda:x", "cpu:0:1", "", "cuda:", "cuda:99999999999", "cpu\u00e9"]
+)
 def test_bad_device_string(device):
     with pytest.raises(ValueError, match=exact("numcu.add: device must be")):
         numcu.add(np.ones(3), np.ones(3), device=device)
+
+
+def test_keywords_built_at_run_time_are_found(rng):
+    # Keyword names a call site spells are interned str; these are built at run time, so they
+    # are found by their text.
+    a, b = rng.standard_normal(5), rng.standard_normal(5)
+    out = np.full(5, np.nan)
+    name = "".join(["ou", "t"])
+    numcu.add(a, b, **{name: out, "".join(["dev", "ice"]): "cpu"})
+    np.testing.assert_array_equal(out, a + b)
+    with pytest.raises(
+        TypeError, match=exact("numcu.add() got an unexpected keyword argument 'outt'")
+    ):
+        numcu.add(a, b, **{name + "t": out})
+    with pytest.raises(
+        TypeError, match=exact("numcu.add() got multiple values for argument 'out'")
+    ):
+        numcu.add(a, b, out, **{name: out})
 
 
 @pytest.mark.gpu
