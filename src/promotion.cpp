@@ -63,7 +63,9 @@ Typed promote_all(const Typed* t, int n) {
   for (int i = 0; i < n; ++i) {
     Typed& acc = t[i].weak ? weak : strong;
     int& count = t[i].weak ? weaks : strongs;
-    acc = count > 0 ? promote(acc, t[i]) : t[i];
+    // A dtype meeting itself, the common case, promotes to itself.
+    acc = count == 0 || (acc.dtype == t[i].dtype && acc.weak == t[i].weak) ? t[i]
+                                                                           : promote(acc, t[i]);
     ++count;
   }
   if (strongs > 2) strong.dtype = common_dtype(t, n, strong.dtype);
