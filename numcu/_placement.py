@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 import os
 
-import numpy as np
-
 _FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "placement.json")
 
 
@@ -65,59 +63,21 @@ class Placement:
         """Where ``func(*args, out=out)`` would run with ``device=None``, and the estimates.
 
         ``func`` is a numcu function or its name; ``args`` are the arrays (or scalars) it
-        would take. Returns a dict: ``device`` ('cpu' or 'cuda'), ``reason``, ``cpu_s`` and
-        ``gpu_s`` (estimated seconds), ``op_class``, ``in_bytes``, ``out_bytes``, ``threads``.
+        would take. The call itself runs up to its placement (its argument checks, dtypes and
+        shapes included) and stops there, so this reports what the call would decide; ``threads``
+        stands for the CPU threads. Returns a dict: ``device`` ('cpu' or 'cuda'), ``reason``,
+        ``cpu_s`` and ``gpu_s`` (estimated seconds), ``model_choice`` (the model's side),
+        ``op_class``, ``in_bytes``, ``pinned_bytes``, ``largest_bytes``, ``out_bytes``,
+        ``elements``, ``threads`` and ``mode``.
         """
-        name = func if isinstance(func, str) else getattr(func, "__name__", str(func))
-        arrays = [a for a in args if not np.isscalar(a)]
-        host = [a for a in arrays if not _on_device(a)]
-        devices = len(arrays) - len(host) + (out is not None and _on_device(out))
-        in_bytes = float(sum(np.asarray(a).nbytes for a in host))
-        probe = self._core._placement_estimate(name, 0.0, 0.0, 0.0, 0.0, True, 0.0, 0)
-        kind = probe["op_class"]
-        views = [np.asarray(a) for a in host]
-        if kind == "reduction":
-            elements = float(views[0].size) if views else 0.0
-            out_bytes = 0.0
-        elif kind == "scan":
-            elements = float(views[0].size) if views else 0.0
-            out_bytes = in_bytes
-        else:
-            shape = np.broadcast_shapes(*(v.shape for v in views)) if views else ()
-            elements = float(np.prod(shape, dtype=np.float64))
-            dtype = np.result_type(*views, *[a for a in args if np.isscalar(a)]) if args else None
-            out_bytes = elements * (dtype.itemsize if dtype is not None else 8)
-        # as the call itself counts them: page-locked arrays from the chunked path's size
-        least = self._core._host_path_config()["pipeline_min_bytes"]
-        pinned = float(
-            sum(v.nbytes for v in views if v.nbytes >= least and self._core._pinned_by_numcu(v))
-        )
-        largest = float(max((v.nbytes for v in views), default=0))
-        est = dict(
-            self._core._placement_estimate(
-                name, in_bytes, pinned, largest, out_bytes, out is None, elements, threads or 0
-            )
-        )
-        mode = self.constants["mode"]
-        gpu = bool(self._core.cuda.is_available())
-        if devices:
-            device, reason = "cuda", "a device array is among the operands"
-        elif not gpu:
-            device, reason = "cpu", "no CUDA device is available"
-        elif mode != "auto":
-            device, reason = mode, f"numcu.placement mode is '{mode}'"
-        else:
-            device = est["model_choice"]
-            reason = (
-                f"estimated {est['cpu_s'] * 1e3:.3f} ms on {est['threads']} CPU threads, "
-                f"{est['gpu_s'] * 1e3:.3f} ms on the GPU"
-            )
-        est.update(device=device, reason=reason, in_bytes=in_bytes, out_bytes=out_bytes, mode=mode)
-        return est
+        if isinstance(func, str):
+            import numcu
+
+            name = func
+            func = getattr(numcu, name, None)
+            if not callable(func):
+                raise ValueError(f"numcu.placement: numcu has no function {name!r}")
+        return dict(self._core._placement_of(func, args, out, threads or 0))
 
     def __repr__(self) -> str:
         return f"numcu.placement({self.constants})"
-
-
-def _on_device(a) -> bool:
-    return hasattr(a, "__cuda_array_interface__") and not isinstance(a, np.ndarray)

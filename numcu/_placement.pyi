@@ -12,10 +12,9 @@ beside this file, loaded at import (``fit_placement.py --json PATH`` then
 """
 from __future__ import annotations
 import json as json
-import numpy as np
 import os as os
 import typing
-__all__: list[str] = ['Placement', 'json', 'np', 'os']
+__all__: list[str] = ['Placement', 'json', 'os']
 class Placement:
     """
     ``numcu.placement``: the placement model, inspectable and overridable.
@@ -32,8 +31,12 @@ class Placement:
         Where ``func(*args, out=out)`` would run with ``device=None``, and the estimates.
         
                 ``func`` is a numcu function or its name; ``args`` are the arrays (or scalars) it
-                would take. Returns a dict: ``device`` ('cpu' or 'cuda'), ``reason``, ``cpu_s`` and
-                ``gpu_s`` (estimated seconds), ``op_class``, ``in_bytes``, ``out_bytes``, ``threads``.
+                would take. The call itself runs up to its placement (its argument checks, dtypes and
+                shapes included) and stops there, so this reports what the call would decide; ``threads``
+                stands for the CPU threads. Returns a dict: ``device`` ('cpu' or 'cuda'), ``reason``,
+                ``cpu_s`` and ``gpu_s`` (estimated seconds), ``model_choice`` (the model's side),
+                ``op_class``, ``in_bytes``, ``pinned_bytes``, ``largest_bytes``, ``out_bytes``,
+                ``elements``, ``threads`` and ``mode``.
                 
         """
     def __init__(self, core):
@@ -58,6 +61,4 @@ class Placement:
         """
         The model's constants (GB/s, seconds, nanoseconds per element) and its mode.
         """
-def _on_device(a) -> bool:
-    ...
 _FILE: str

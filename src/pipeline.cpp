@@ -3,6 +3,8 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "host_memory.hpp"
 #include "ndarray.hpp"
@@ -29,7 +31,13 @@ bool Call::device_input() const {
   return false;
 }
 
+PlacementProbe*& placement_probe() {
+  thread_local PlacementProbe* probe = nullptr;
+  return probe;
+}
+
 const Exec& Call::place(unsigned options) {
+  if (const PlacementProbe* probe = placement_probe()) report_placement(*probe, options);
   const Operand* all[kMaxInputs + 1] = {};
   for (int i = 0; i < nin_; ++i) all[i] = &in_[i];
   all[nin_] = has_out_ ? &out_ : nullptr;
@@ -51,6 +59,38 @@ const Exec& Call::place(unsigned options) {
   return ex_;
 }
 
+Call::HostCost Call::host_cost(int threads) const {
+  HostCost c;
+  const HostPathConfig& config = host_path_config();
+  for (int i = 0; i < nin_; ++i) {
+    const ArrayView& v = in_[i].view;
+    if (in_[i].kind != Operand::Kind::host || v.ndim == 0) continue;
+    const double b = static_cast<double>(v.size()) * static_cast<double>(itemsize(v.dtype));
+    c.in_bytes += b;
+    c.largest_bytes = std::max(c.largest_bytes, b);
+    // Arrays the host path pins in place count as page-locked: registration is paid once.
+    // Arrays below the chunked path's size are not looked up (two locked registries a call):
+    // their copies cost little beside the GPU's latency, page-locked or not.
+    if (b < static_cast<double>(config.pipeline_min_bytes)) continue;
+    if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
+        pinned_by_numcu(v)) {
+      c.pinned_bytes += b;
+    }
+  }
+  c.threads = threads;
+  if (c.threads <= 0) {
+    c.threads = 1;
+    try {
+      c.threads = cpu::get_num_threads();
+    } catch (const Error&) {
+      // A bad NUMCU_NUM_THREADS is the CPU backend's to report, should the call go there.
+    }
+  }
+  c.estimate = estimate_placement(cost_class_, c.in_bytes, c.pinned_bytes, c.largest_bytes,
+                                  cost_out_bytes_, !has_out_, cost_elements_, c.threads);
+  return c;
+}
+
 bool Call::host_placement_cpu() const {
   if (device_input() || (has_out_ && out_.kind == Operand::Kind::device)) return false;
   const PlacementModel& model = placement_model();
@@ -58,32 +98,59 @@ bool Call::host_placement_cpu() const {
     return model.mode == PlacementModel::Mode::cpu;
   }
   if (!cuda::is_available()) return false;
-  double in_bytes = 0, pinned_bytes = 0, largest_bytes = 0;
-  const HostPathConfig& config = host_path_config();
-  for (int i = 0; i < nin_; ++i) {
-    const ArrayView& v = in_[i].view;
-    if (in_[i].kind != Operand::Kind::host || v.ndim == 0) continue;
-    const double b = static_cast<double>(v.size()) * static_cast<double>(itemsize(v.dtype));
-    in_bytes += b;
-    largest_bytes = std::max(largest_bytes, b);
-    // Arrays the host path pins in place count as page-locked: registration is paid once.
-    // Arrays below the chunked path's size are not looked up (two locked registries a call):
-    // their copies cost little beside the GPU's latency, page-locked or not.
-    if (b < static_cast<double>(config.pipeline_min_bytes)) continue;
-    if ((config.register_inputs && b >= static_cast<double>(config.register_min_bytes)) ||
-        pinned_by_numcu(v)) {
-      pinned_bytes += b;
+  return !host_cost(0).estimate.gpu;
+}
+
+void Call::report_placement(const PlacementProbe& probe, unsigned options) const {
+  const PlacementModel& model = placement_model();
+  const char* mode = model.mode == PlacementModel::Mode::cpu    ? "cpu"
+                     : model.mode == PlacementModel::Mode::cuda ? "cuda"
+                                                                : "auto";
+  const bool gpu = cuda::is_available();
+  py::dict d;
+  d["mode"] = mode;
+  d["op_class"] =
+      has_cost_ ? py::object(py::str(op_class_name(cost_class_))) : py::object(py::none());
+  std::string device, reason;
+  if (device_input() || (has_out_ && out_.kind == Operand::Kind::device)) {
+    device = "cuda";
+    reason = "a device array is among the operands";
+  } else if (!gpu) {
+    device = "cpu";
+    reason = "no CUDA device is available";
+  } else if (options & host_data_stays) {
+    device = "cpu";
+    reason = std::string(fname_) + " keeps host data on the host";
+  } else if (!has_cost_) {
+    device = "cuda";
+    reason = std::string(fname_) + " sends host data to the GPU where there is one";
+  } else if (model.mode != PlacementModel::Mode::automatic) {
+    device = mode;
+    reason = std::string("numcu.placement mode is '") + mode + "'";
+  }
+  if (has_cost_) {
+    const HostCost c = host_cost(probe.threads);
+    d["in_bytes"] = c.in_bytes;
+    d["pinned_bytes"] = c.pinned_bytes;
+    d["largest_bytes"] = c.largest_bytes;
+    d["out_bytes"] = cost_out_bytes_;
+    d["elements"] = cost_elements_;
+    d["threads"] = c.threads;
+    d["cpu_s"] = c.estimate.cpu_s;
+    d["gpu_s"] = c.estimate.gpu_s;
+    d["model_choice"] = c.estimate.gpu ? "cuda" : "cpu";
+    if (device.empty()) {
+      device = c.estimate.gpu ? "cuda" : "cpu";
+      char text[160];
+      std::snprintf(text, sizeof text, "estimated %.3f ms on %d CPU threads, %.3f ms on the GPU",
+                    c.estimate.cpu_s * 1e3, c.threads, c.estimate.gpu_s * 1e3);
+      reason = text;
     }
   }
-  int threads = 1;
-  try {
-    threads = cpu::get_num_threads();
-  } catch (const Error&) {
-    // A bad NUMCU_NUM_THREADS is the CPU backend's to report, should the call go there.
-  }
-  return !estimate_placement(cost_class_, in_bytes, pinned_bytes, largest_bytes, cost_out_bytes_,
-                             !has_out_, cost_elements_, threads)
-              .gpu;
+  d["device"] = device;
+  d["reason"] = reason;
+  PyErr_SetObject(placement_probe_type(), d.ptr());
+  throw py::error_already_set();
 }
 
 const ArrayView& Call::destination(DType dtype, int ndim, const std::int64_t* shape,

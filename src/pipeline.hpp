@@ -34,6 +34,15 @@ namespace numcu::python {
 
 namespace py = pybind11;
 
+// numcu.placement's probe: while one is set on this thread, a call stops at its placement and
+// raises numcu._core._PlacementProbe, whose argument is a dict of where the call would run, why,
+// and the cost model's inputs and estimates: what the call itself computes, not a second account
+// of it (placement.cpp's _placement_of sets it). `threads` > 0 stands for the CPU threads.
+struct PlacementProbe {
+  int threads = 0;
+};
+PlacementProbe*& placement_probe();
+
 class Call {
  public:
   static constexpr int kMaxInputs = 3;
@@ -166,7 +175,16 @@ class Call {
   OpClass cost_class_ = OpClass::elementwise;
   double cost_out_bytes_ = 0, cost_elements_ = 0;
   bool has_cost_ = false;
+  // The cost model's inputs for this call's host operands and its estimate on `threads` CPU
+  // threads (0: the backend's own number).
+  struct HostCost {
+    double in_bytes = 0, pinned_bytes = 0, largest_bytes = 0;
+    int threads = 1;
+    PlacementEstimate estimate;
+  };
+  HostCost host_cost(int threads) const;
   bool host_placement_cpu() const;
+  [[noreturn]] void report_placement(const PlacementProbe& probe, unsigned options) const;
 };
 
 }  // namespace numcu::python

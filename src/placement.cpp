@@ -12,6 +12,7 @@
 #include "host_memory.hpp"
 #include "numcu/cpu_threads.hpp"
 #include "numcu/errors.hpp"
+#include "pipeline.hpp"
 #include "reduce_call.hpp"
 
 namespace numcu::python {
@@ -145,7 +146,49 @@ py::dict model_dict() {
 
 }  // namespace
 
+PyObject* placement_probe_type() {
+  // Made once, with the GIL held; it lives as long as the process.
+  static PyObject* type =
+      PyErr_NewException("numcu._core._PlacementProbe", PyExc_Exception, nullptr);
+  return type;
+}
+
 void bind_placement(py::module_& m) {
+  if (placement_probe_type() == nullptr) throw py::error_already_set();
+  m.attr("_PlacementProbe") = py::handle(placement_probe_type());
+  m.def(
+      "_placement_of",
+      [](py::object func, py::tuple args, py::object out, int threads) -> py::object {
+        // The call runs up to its placement, which raises the report (pipeline.cpp).
+        struct Scope {
+          PlacementProbe* saved;
+          explicit Scope(PlacementProbe* probe) : saved(placement_probe()) {
+            placement_probe() = probe;
+          }
+          ~Scope() { placement_probe() = saved; }
+          Scope(const Scope&) = delete;
+          Scope& operator=(const Scope&) = delete;
+        };
+        PlacementProbe probe;
+        probe.threads = threads;
+        {
+          Scope scope(&probe);
+          try {
+            py::dict kwargs;
+            if (!out.is_none()) kwargs["out"] = out;
+            func(*args, **kwargs);
+          } catch (py::error_already_set& e) {
+            if (!e.matches(placement_probe_type())) throw;
+            return py::reinterpret_borrow<py::object>(e.value()).attr("args")[py::int_(0)];
+          }
+        }
+        throw py::type_error("numcu.placement: " + py::repr(func).cast<std::string>() +
+                             " does not place work on a side: it is not a function of numcu's "
+                             "call pipeline");
+      },
+      py::arg("func"), py::arg("args"), py::arg("out") = py::none(), py::arg("threads") = 0,
+      "What func(*args, out=out) decides at its placement, as a dict (numcu.placement's "
+      "report): the call runs up to there and no further.");
   m.def(
       "_placement_model",
       [](py::kwargs kwargs) {

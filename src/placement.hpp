@@ -3,6 +3,8 @@
 // memory's bandwidths), whose constants a benchmark fits on the machine (numcu.placement).
 #pragma once
 
+#include <Python.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -50,5 +52,8 @@ struct PlacementEstimate {
 PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_bytes,
                                      double largest_bytes, double out_bytes, bool fresh_out,
                                      double elements, int threads);
+
+// The exception type numcu.placement's probe raises (numcu._core._PlacementProbe).
+PyObject* placement_probe_type();
 
 }  // namespace numcu::python

@@ -428,6 +428,31 @@ def test_placement_classes_and_estimates(model):
         assert "no CUDA device" in d["reason"]
 
 
+def test_placement_is_the_calls_own(model):
+    # numcu.placement runs the call up to its placement: the call's dtype rule (sin of int8
+    # gives float16), its shape rule and its errors, and nothing is computed or written.
+    x = np.ones(1 << 20, np.int8)
+    e = model(numcu.sin, x)
+    assert e["in_bytes"] == x.nbytes and e["out_bytes"] == 2 * x.size
+    assert e["elements"] == x.size and e["op_class"] == "transcendental"
+    col, row = np.ones((256, 1), np.float32), np.ones((1, 512), np.float64)
+    e = model("add", col, row)
+    assert e["out_bytes"] == 8 * 256 * 512 and e["largest_bytes"] == row.nbytes
+    out = np.full(1 << 10, np.nan, np.float32)
+    e = model(numcu.multiply, out, out, out=out)
+    assert e["out_bytes"] == out.nbytes
+    assert np.isnan(out).all()
+    assert model(numcu.sum, x)["out_bytes"] == 0.0
+    with pytest.raises(ValueError, match="operands could not be broadcast"):
+        model(numcu.add, np.ones(3), np.ones(4))
+    with pytest.raises(ValueError, match="numcu has no function 'sine'"):
+        model("sine", x)
+    with pytest.raises(TypeError, match="does not place work"):
+        model(lambda a: a, x)
+    # the probe is gone after each: calls compute again
+    assert_matches(numcu.add(col, row), col + row)
+
+
 @gpu
 def test_default_placement_follows_the_model(rng, model):
     x = random_array(rng, (1 << 16,), "float32")

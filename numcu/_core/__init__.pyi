@@ -294,6 +294,8 @@ class ndarray:
         """
         Strides in bytes.
         """
+class _PlacementProbe(Exception):
+    pass
 def _cublas_path() -> str:
     """
     The cuBLAS library numcu loaded (loading it now if it can), or raises.
@@ -337,6 +339,10 @@ def _placement_estimate(op: str, in_bytes: typing.SupportsFloat | typing.Support
 def _placement_model(**kwargs) -> dict:
     """
     The placement model's constants, changed by keyword; returns them all.
+    """
+def _placement_of(func: typing.Any, args: tuple, out: typing.Any = None, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
+    """
+    What func(*args, out=out) decides at its placement, as a dict (numcu.placement's report): the call runs up to there and no further.
     """
 def _unique(x: typing.Any, values: bool, indices: bool, inverse: bool, counts: bool, nan_distinct: bool = True, device: typing.Any = None, stream: typing.Any = None) -> tuple:
     """
