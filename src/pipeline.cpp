@@ -43,7 +43,7 @@ const Exec& Call::place(unsigned options) {
   all[nin_] = has_out_ ? &out_ : nullptr;
   DeviceRequest req = req_;
   if ((options & host_data_stays) && req.kind == DeviceRequest::Kind::automatic &&
-      !device_input() && !(has_out_ && out_.kind == Operand::Kind::device)) {
+      !device_operand()) {
     req.kind = DeviceRequest::Kind::cpu;
   }
   // A stream named is a GPU asked for.
@@ -92,7 +92,7 @@ Call::HostCost Call::host_cost(int threads) const {
 }
 
 bool Call::host_placement_cpu() const {
-  if (device_input() || (has_out_ && out_.kind == Operand::Kind::device)) return false;
+  if (device_operand()) return false;
   const PlacementModel& model = placement_model();
   if (model.mode != PlacementModel::Mode::automatic) {
     return model.mode == PlacementModel::Mode::cpu;
@@ -112,7 +112,7 @@ void Call::report_placement(const PlacementProbe& probe, unsigned options) const
   d["op_class"] =
       has_cost_ ? py::object(py::str(op_class_name(cost_class_))) : py::object(py::none());
   std::string device, reason;
-  if (device_input() || (has_out_ && out_.kind == Operand::Kind::device)) {
+  if (device_operand()) {
     device = "cuda";
     reason = "a device array is among the operands";
   } else if (!gpu) {

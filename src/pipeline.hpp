@@ -78,6 +78,10 @@ class Call {
   const Operand& out() const { return out_; }
   // Whether any input is a device array (results then are numcu.ndarrays).
   bool device_input() const;
+  // Whether any input or `out` is a device array (the call then runs on a GPU).
+  bool device_operand() const {
+    return device_input() || (has_out_ && out_.kind == Operand::Kind::device);
+  }
 
   // --- placement: where the work runs, from the operands and the request (execution.hpp's
   // place()). Options: host data stays on the host even when a GPU is there (casts: one pass
