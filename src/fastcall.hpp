@@ -19,7 +19,8 @@ struct ArgSpec {
   int positional_only;       // the first ones that cannot be keywords
   int max_positional;        // how many may be given positionally
   int required;              // the first ones that must be given
-  // The names as interned str, made at the first call: keyword names at a call site are
+  // The names as interned str, made at the first call with keywords and kept for the life of
+  // the process (every ArgSpec is a function's static): keyword names at a call site are
   // interned, so a keyword is found by identity, not by comparing text.
   mutable PyObject* keys[kMaxParameters] = {};
   mutable bool interned = false;
