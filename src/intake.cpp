@@ -829,6 +829,11 @@ const char* taken_name(Taken t) {
 }
 
 Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
+  // numpy.ndarray itself, the commonest operand, is read from its fields at once: it is neither
+  // a numcu.ndarray nor a Python scalar, and decide_route gives it NumPy's route.
+  if (Py_TYPE(obj.ptr()) == numpy_ndarray_type() && intake_numpy(obj, fname, role, op)) {
+    return Taken::host;
+  }
   if (const NdArray* array = ndarray_of(obj)) {
     const NdArray& a = *array;
     op.view = a.view();

@@ -31,13 +31,17 @@ bool Call::device_input() const {
   return false;
 }
 
+std::atomic<int> placement_probes{0};
+
 PlacementProbe*& placement_probe() {
   thread_local PlacementProbe* probe = nullptr;
   return probe;
 }
 
 const Exec& Call::place(unsigned options) {
-  if (const PlacementProbe* probe = placement_probe()) report_placement(*probe, options);
+  if (placement_probes.load(std::memory_order_relaxed) > 0) {
+    if (const PlacementProbe* probe = placement_probe()) report_placement(*probe, options);
+  }
   const Operand* all[kMaxInputs + 1] = {};
   for (int i = 0; i < nin_; ++i) all[i] = &in_[i];
   all[nin_] = has_out_ ? &out_ : nullptr;

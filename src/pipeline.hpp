@@ -19,6 +19,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <string>
 #include <utility>
 
@@ -41,7 +42,10 @@ namespace py = pybind11;
 struct PlacementProbe {
   int threads = 0;
 };
+// The probe set on this thread, and how many threads have one set: calls read the count first,
+// so that they look up no thread-local variable while no probe is set anywhere.
 PlacementProbe*& placement_probe();
+extern std::atomic<int> placement_probes;
 
 class Call {
  public:

@@ -164,8 +164,12 @@ void bind_placement(py::module_& m) {
           PlacementProbe* saved;
           explicit Scope(PlacementProbe* probe) : saved(placement_probe()) {
             placement_probe() = probe;
+            placement_probes.fetch_add(1);
           }
-          ~Scope() { placement_probe() = saved; }
+          ~Scope() {
+            placement_probes.fetch_sub(1);
+            placement_probe() = saved;
+          }
           Scope(const Scope&) = delete;
           Scope& operator=(const Scope&) = delete;
         };
