@@ -528,7 +528,7 @@ void bind_host_memory(py::module_& m) {
       "_pinned_by_numcu",
       [](py::handle obj) {
         Operand op;
-        intake_into(op, obj, "numcu.placement");
+        intake_into(op, obj, "numcu._core._pinned_by_numcu");
         return op.kind == Operand::Kind::host && pinned_by_numcu(op.view);
       },
       py::arg("obj"),

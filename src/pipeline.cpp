@@ -45,16 +45,7 @@ const Exec& Call::place(unsigned options) {
   const Operand* all[kMaxInputs + 1] = {};
   for (int i = 0; i < nin_; ++i) all[i] = &in_[i];
   all[nin_] = has_out_ ? &out_ : nullptr;
-  DeviceRequest req = req_;
-  if ((options & host_data_stays) && req.kind == DeviceRequest::Kind::automatic &&
-      !device_operand()) {
-    req.kind = DeviceRequest::Kind::cpu;
-  }
-  // A stream named is a GPU asked for.
-  if (req.kind == DeviceRequest::Kind::automatic && !req.has_stream && has_cost_ &&
-      host_placement_cpu()) {
-    req.kind = DeviceRequest::Kind::cpu;
-  }
+  const DeviceRequest req = placed_request(options, 0, nullptr);
   ex_ = python::place(fname_, all, nin_ + 1, req, (options & no_prefetch) == 0);
   if (ex_.gpu) cuda::activate(ex_.device);
   if (has_out_ && out_.has_producer_stream && producers_.insert(out_.producer_stream)) {
@@ -95,44 +86,66 @@ Call::HostCost Call::host_cost(int threads) const {
   return c;
 }
 
-bool Call::host_placement_cpu() const {
-  if (device_operand()) return false;
+DeviceRequest Call::placed_request(unsigned options, int threads, std::string* why) const {
+  DeviceRequest req = req_;
+  if (req.kind != DeviceRequest::Kind::automatic) {
+    if (why != nullptr) *why = "device= asks for it";
+    return req;
+  }
+  if (device_operand()) {
+    if (why != nullptr) *why = "a device array is among the operands";
+    return req;
+  }
+  if (options & host_data_stays) {
+    if (why != nullptr) *why = std::string(fname_) + " keeps host data on the host";
+    req.kind = DeviceRequest::Kind::cpu;
+    return req;
+  }
+  // A stream named is a GPU asked for; calls that give no cost keep host data on the GPU where
+  // there is one.
+  if (req.has_stream) {
+    if (why != nullptr) *why = "stream= asks for a GPU";
+    return req;
+  }
+  if (!has_cost_) {
+    if (why != nullptr)
+      *why = std::string(fname_) + " sends host data to the GPU where there is one";
+    return req;
+  }
+  if (!cuda::is_available()) {
+    if (why != nullptr) *why = "no CUDA device is available";
+    return req;
+  }
   const PlacementModel& model = placement_model();
   if (model.mode != PlacementModel::Mode::automatic) {
-    return model.mode == PlacementModel::Mode::cpu;
+    if (why != nullptr)
+      *why = std::string("numcu.placement mode is '") + mode_name(model.mode) + "'";
+    if (model.mode == PlacementModel::Mode::cpu) req.kind = DeviceRequest::Kind::cpu;
+    return req;
   }
-  if (!cuda::is_available()) return false;
-  return !host_cost(0).estimate.gpu;
+  const HostCost c = host_cost(threads);
+  if (why != nullptr) {
+    char text[160];
+    std::snprintf(text, sizeof text, "estimated %.3f ms on %d CPU threads, %.3f ms on the GPU",
+                  c.estimate.cpu_s * 1e3, c.threads, c.estimate.gpu_s * 1e3);
+    *why = text;
+  }
+  if (!c.estimate.gpu) req.kind = DeviceRequest::Kind::cpu;
+  return req;
 }
 
 void Call::report_placement(const PlacementProbe& probe, unsigned options) const {
-  const PlacementModel& model = placement_model();
-  const char* mode = model.mode == PlacementModel::Mode::cpu    ? "cpu"
-                     : model.mode == PlacementModel::Mode::cuda ? "cuda"
-                                                                : "auto";
-  const bool gpu = cuda::is_available();
+  std::string reason;
+  const DeviceRequest req = placed_request(options, probe.threads, &reason);
+  const bool gpu =
+      req.kind != DeviceRequest::Kind::cpu &&
+      (req.kind == DeviceRequest::Kind::cuda || device_operand() || cuda::is_available());
   py::dict d;
-  d["mode"] = mode;
+  d["mode"] = mode_name(placement_model().mode);
   d["op_class"] =
       has_cost_ ? py::object(py::str(op_class_name(cost_class_))) : py::object(py::none());
-  std::string device, reason;
-  if (device_operand()) {
-    device = "cuda";
-    reason = "a device array is among the operands";
-  } else if (!gpu) {
-    device = "cpu";
-    reason = "no CUDA device is available";
-  } else if (options & host_data_stays) {
-    device = "cpu";
-    reason = std::string(fname_) + " keeps host data on the host";
-  } else if (!has_cost_) {
-    device = "cuda";
-    reason = std::string(fname_) + " sends host data to the GPU where there is one";
-  } else if (model.mode != PlacementModel::Mode::automatic) {
-    device = mode;
-    reason = std::string("numcu.placement mode is '") + mode + "'";
-  }
   if (has_cost_) {
+    // The model's figures, also where another rule decided.
     const HostCost c = host_cost(probe.threads);
     d["in_bytes"] = c.in_bytes;
     d["pinned_bytes"] = c.pinned_bytes;
@@ -143,15 +156,8 @@ void Call::report_placement(const PlacementProbe& probe, unsigned options) const
     d["cpu_s"] = c.estimate.cpu_s;
     d["gpu_s"] = c.estimate.gpu_s;
     d["model_choice"] = c.estimate.gpu ? "cuda" : "cpu";
-    if (device.empty()) {
-      device = c.estimate.gpu ? "cuda" : "cpu";
-      char text[160];
-      std::snprintf(text, sizeof text, "estimated %.3f ms on %d CPU threads, %.3f ms on the GPU",
-                    c.estimate.cpu_s * 1e3, c.threads, c.estimate.gpu_s * 1e3);
-      reason = text;
-    }
   }
-  d["device"] = device;
+  d["device"] = gpu ? "cuda" : "cpu";
   d["reason"] = reason;
   PyErr_SetObject(placement_probe_type(), d.ptr());
   throw py::error_already_set();

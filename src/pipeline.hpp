@@ -191,7 +191,10 @@ class Call {
     PlacementEstimate estimate;
   };
   HostCost host_cost(int threads) const;
-  bool host_placement_cpu() const;
+  // The request place() hands to python::place: the caller's, or the CPU where host data stays
+  // (`options`) or the placement model picks it (on `threads` CPU threads, 0: the backend's).
+  // `why`, when given, says which rule decided, for numcu.placement's report.
+  DeviceRequest placed_request(unsigned options, int threads, std::string* why) const;
   [[noreturn]] void report_placement(const PlacementProbe& probe, unsigned options) const;
 };
 

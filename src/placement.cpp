@@ -113,8 +113,6 @@ PlacementEstimate estimate_placement(OpClass c, double in_bytes, double pinned_b
   return e;
 }
 
-namespace {
-
 const char* mode_name(PlacementModel::Mode mode) {
   switch (mode) {
     case PlacementModel::Mode::cpu:
@@ -125,6 +123,8 @@ const char* mode_name(PlacementModel::Mode mode) {
       return "auto";
   }
 }
+
+namespace {
 
 py::dict model_dict() {
   const PlacementModel& m = placement_model();

@@ -39,6 +39,8 @@ struct PlacementModel {
   double cpu_ns[4] = {0.0, 1.0, 0.05, 0.5};
 };
 PlacementModel& placement_model();
+// "auto", "cpu" or "cuda", as numcu.placement.constants names the mode.
+const char* mode_name(PlacementModel::Mode mode);
 
 struct PlacementEstimate {
   bool gpu = false;
