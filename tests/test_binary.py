@@ -93,6 +93,8 @@ LAYOUTS = {
     "scalar_right": lambda d: (d.first((11,)), d.second_scalar()),
     "scalar_left": lambda d: (d.first_scalar(), d.second((11,))),
     "scalar_with_0d": lambda d: (d.first(()), d.second_scalar()),
+    "scalar_with_strided_rows": lambda d: (d.first_scalar(), d.second((6, 40))[::2]),
+    "transposed_with_scalar": lambda d: (d.first((9, 6)).T, d.second_scalar()),
 }
 
 

@@ -63,8 +63,7 @@ constexpr int clone_count() {
   constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
   constexpr bool integer_division =
       (std::is_same_v<Op, ops::FloorDivide> || std::is_same_v<Op, ops::Remainder> ||
-       std::is_same_v<Op, ops::Power>) &&
-      !(is_floating_v<In> || ...);
+       std::is_same_v<Op, ops::Power>)&&!(is_floating_v<In> || ...);
   if (any_complex || integer_division || Mask + 1 == (1u << sizeof...(In))) return 0;
   return is_costly<Op, Out, In...>() ? 3 : 2;
 }
@@ -149,9 +148,12 @@ NUMCU_NO_VECTORIZE void dense_any_mask(unsigned mask, Op op, Out* out, std::tupl
   }
 }
 
+// Out of line: one copy per loop, which the contiguous path and the strided path's dense rows
+// share (a call per row costs nothing a row of kMinDenseRow or more elements would notice).
 template <class Op, class Out, class... In>
-void dense(unsigned mask, const Op& op, Out* out, const std::tuple<const In*...>& in,
-           const std::tuple<In...>& values, std::int64_t n) {
+__attribute__((noinline)) void dense(unsigned mask, const Op& op, Out* out,
+                                     const std::tuple<const In*...>& in,
+                                     const std::tuple<In...>& values, std::int64_t n) {
   if constexpr (is_bfloat16_v<Out> || (is_bfloat16_v<In> || ...)) {
     dense_any_mask<Op, Out, In...>(mask, op, out, in, values, n, std::index_sequence_for<In...>{});
   } else {
@@ -176,76 +178,67 @@ void contiguous_range(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
 // Rows shorter than this run element by element even when dense: the dispatch would cost more.
 constexpr std::int64_t kMinDenseRow = 16;
 
-// Any strides: elements [begin, end) of the plan's C order. A row (the innermost dimension)
-// along which every operand is dense or constant runs as a dense loop.
+// A strided loop's rows, walked by walk_rows: fn(body, at, count) for each piece of a row in
+// [begin, end) of the plan's C order, at[i] the address of operand i at the piece's first
+// element (a scalar input's, its value in the plan). Compiled once per operand count
+// (cpu_rows.cpp), so that the walk over the outer dimensions is not repeated in every loop.
+using RowFn = void (*)(const void* body, char* const* at, std::int64_t count);
+template <int N>
+void walk_rows(const ElementwisePlan<N>& p, std::int64_t begin, std::int64_t end, RowFn fn,
+               const void* body);
+extern template void walk_rows<2>(const ElementwisePlan<2>&, std::int64_t, std::int64_t, RowFn,
+                                  const void*);
+extern template void walk_rows<3>(const ElementwisePlan<3>&, std::int64_t, std::int64_t, RowFn,
+                                  const void*);
+extern template void walk_rows<4>(const ElementwisePlan<4>&, std::int64_t, std::int64_t, RowFn,
+                                  const void*);
+
+// Any strides: elements [begin, end) of the plan's C order, a row (the innermost dimension) at
+// a time. A row along which every operand is dense or constant runs as a dense loop; other rows
+// run element by element.
 template <class Op, class Out, class... In, std::size_t... I>
-void strided_range(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
-                   const std::tuple<In...>& scalars, std::int64_t begin, std::int64_t end,
-                   std::index_sequence<I...>) {
+void strided_range(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p, std::int64_t begin,
+                   std::int64_t end, std::index_sequence<I...>) {
   constexpr int N = 1 + sizeof...(In);
   constexpr std::int64_t kSizes[N] = {static_cast<std::int64_t>(sizeof(Out)),
                                       static_cast<std::int64_t>(sizeof(In))...};
+  struct Rows {
+    const Op* op;
+    std::int64_t step[N];  // bytes from an element to the next along a row
+    unsigned constant;     // bit i: input i does not move along a row (a scalar's strides are 0)
+    bool dense;            // the output and every moving input step by their item size
+  };
   const int last = p.ndim - 1;
-  const std::int64_t inner = p.shape[last];
-  const unsigned scalar_mask = p.scalar_mask >> 1;
-
-  // Rows are dense when the output steps by its item size and each input by its item size or
-  // not at all (bit i of row_mask: input i is constant along a row).
-  bool dense_rows = inner >= kMinDenseRow && p.strides[0][last] == kSizes[0];
-  unsigned row_mask = scalar_mask;
-  for (int i = 1; i < N; ++i) {
-    if ((scalar_mask >> (i - 1)) & 1u) continue;
-    if (p.strides[i][last] == 0) {
-      row_mask |= 1u << (i - 1);
-    } else if (p.strides[i][last] != kSizes[i]) {
-      dense_rows = false;
-    }
-  }
-
-  // The start of row `begin / inner`, as an odometer over the outer dimensions.
-  std::int64_t index[kMaxKernelDims] = {};
-  std::int64_t row = begin / inner;
-  for (int d = last - 1; d >= 0; --d) {
-    index[d] = row % p.shape[d];
-    row /= p.shape[d];
-  }
-  char* base[N];
+  Rows rows{&op, {}, 0, p.shape[last] >= kMinDenseRow};
   for (int i = 0; i < N; ++i) {
-    base[i] = p.data[i];
-    if (i > 0 && ((scalar_mask >> (i - 1)) & 1u)) continue;
-    for (int d = 0; d < last; ++d) base[i] += index[d] * p.strides[i][d];
-  }
-
-  std::int64_t col = begin % inner;
-  for (std::int64_t done = begin; done < end;) {
-    const std::int64_t count = inner - col < end - done ? inner - col : end - done;
-    if (dense_rows) {
-      const std::tuple<const In*...> in{
-          ((row_mask >> I) & 1u) ? nullptr : reinterpret_cast<const In*>(base[I + 1]) + col...};
-      const std::tuple<In...> values{((scalar_mask >> I) & 1u) ? std::get<I>(scalars)
-                                     : ((row_mask >> I) & 1u)
-                                         ? *reinterpret_cast<const In*>(base[I + 1])
-                                         : In()...};
-      dense<Op, Out, In...>(row_mask, op, reinterpret_cast<Out*>(base[0]) + col, in, values, count);
-    } else {
-      for (std::int64_t k = col; k < col + count; ++k) {
-        *reinterpret_cast<Out*>(base[0] + k * p.strides[0][last]) =
-            convert<Out>(op(convert<compute_t<In>>(
-                ((scalar_mask >> I) & 1u)
-                    ? std::get<I>(scalars)
-                    : *reinterpret_cast<const In*>(base[I + 1] + k * p.strides[I + 1][last]))...));
-      }
-    }
-    done += count;
-    col = 0;
-    // Step the outer dimensions like an odometer.
-    for (int d = last - 1; d >= 0; --d) {
-      for (int i = 0; i < N; ++i) base[i] += p.strides[i][d];
-      if (++index[d] < p.shape[d]) break;
-      for (int i = 0; i < N; ++i) base[i] -= p.strides[i][d] * p.shape[d];
-      index[d] = 0;
+    const std::int64_t s = p.strides[i][last];
+    rows.step[i] = s;
+    if (i > 0 && s == 0) {
+      rows.constant |= 1u << (i - 1);
+    } else if (s != kSizes[i]) {
+      rows.dense = false;
     }
   }
+  walk_rows<N>(
+      p, begin, end,
+      [](const void* body, char* const* at, std::int64_t count) {
+        const Rows& r = *static_cast<const Rows*>(body);
+        if (r.dense) {
+          const std::tuple<const In*...> in{
+              ((r.constant >> I) & 1u) ? nullptr : reinterpret_cast<const In*>(at[I + 1])...};
+          const std::tuple<In...> values{
+              ((r.constant >> I) & 1u) ? *reinterpret_cast<const In*>(at[I + 1]) : In()...};
+          dense<Op, Out, In...>(r.constant, *r.op, reinterpret_cast<Out*>(at[0]), in, values,
+                                count);
+          return;
+        }
+        for (std::int64_t k = 0; k < count; ++k) {
+          *reinterpret_cast<Out*>(at[0] + k * r.step[0]) =
+              convert<Out>((*r.op)(convert<compute_t<In>>(
+                  *reinterpret_cast<const In*>(at[I + 1] + k * r.step[I + 1]))...));
+        }
+      },
+      &rows);
 }
 
 template <class Op, class Out, class... In>
@@ -263,7 +256,7 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
     });
   } else {
     parallel_for_elements(p.size, grain, block, [&](std::int64_t begin, std::int64_t end) {
-      strided_range<Op, Out, In...>(op, p, scalars, begin, end, Seq{});
+      strided_range<Op, Out, In...>(op, p, begin, end, Seq{});
     });
   }
 }
