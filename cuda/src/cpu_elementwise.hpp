@@ -12,11 +12,13 @@
 
 #include "cpu_parallel.hpp"
 #include "cpu_vector_math.hpp"
+#include "numcu/backend.hpp"
 #include "numcu/elementwise.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/ops.hpp"
 #include "numcu/types.hpp"
+#include "ufunc_dispatch.hpp"
 
 namespace numcu::cpu {
 
@@ -63,7 +65,8 @@ constexpr int clone_count() {
   constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
   constexpr bool integer_division =
       (std::is_same_v<Op, ops::FloorDivide> || std::is_same_v<Op, ops::Remainder> ||
-       std::is_same_v<Op, ops::Power>)&&!(is_floating_v<In> || ...);
+       std::is_same_v<Op, ops::Power>) &&
+      !(is_floating_v<In> || ...);
   if (any_complex || integer_division || Mask + 1 == (1u << sizeof...(In))) return 0;
   return is_costly<Op, Out, In...>() ? 3 : 2;
 }
@@ -271,9 +274,14 @@ struct Runner {
       throw_value_error(std::string(ufunc_name<Op>::fname) +
                         ": bfloat16 runs on the float32 loop on the CPU");
     } else {
-      run_elementwise<Op, Out, In...>(op, p);
+      run_shared<Runner, Op, Out, In...>(*this, op, p);
     }
   }
+  template <class Op, class Out, class... In>
+  void loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
+    run_elementwise<Op, Out, In...>(op, p);
+  }
+  void copy(DType dtype, const ElementwisePlan<2>& p) const { cast_cpu(dtype, dtype, p); }
 };
 
 }  // namespace numcu::cpu

@@ -6,28 +6,31 @@
 #include <type_traits>
 
 #include "cast_cuda.hpp"
+#include "cast_rules.hpp"
 #include "numcu/backend.hpp"
 #include "numcu/elementwise.cuh"
 #include "ufunc_dispatch.hpp"
 
 namespace numcu {
 
-// The unsigned integer of Size bytes, and its dtype.
-template <int Size>
-using bits_t = std::conditional_t<
-    Size == 1, std::uint8_t,
-    std::conditional_t<Size == 2, std::uint16_t,
-                       std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>>;
+namespace kernels {
 
-// Casts that only move bits share kernels, the unsigned targets' (cast_to_integer.cu): a copy
-// within one dtype of up to 8 bytes copies unsigned integers of its size, an integer cast to a
-// narrower or equally wide integer truncates the same bits whatever the signs (a widening one
-// depends on the source's sign only), and bool becomes 0 or 1 of any integer type alike: 77 of the
-// 196 dtype pairs run on the kernels of 26 type pairs.
-template <class To, class From>
-constexpr bool moves_bits =
-    sizeof(To) <= 8 && (std::is_same_v<To, From> ||
-                        (is_integer_v<To> && (is_integer_v<From> || std::is_same_v<From, bool>)));
+// The CUDA backend as ufunc_dispatch.hpp's run_loop calls it.
+template <Variants Kinds>
+struct Runner {
+  cudaStream_t stream;
+  template <class Op, class Out, class... In>
+  void run(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
+    run_shared<Runner, Op, Out, In...>(*this, op, p);
+  }
+  template <class Op, class Out, class... In>
+  void loop(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) const {
+    launch_elementwise_variants<Kinds, Op, Out, In...>(op, p, stream);
+  }
+  void copy(DType dtype, const ElementwisePlan<2>& p) const { cast_cuda(dtype, dtype, p, stream); }
+};
+
+}  // namespace kernels
 
 inline void cast_cuda_to_bits(int size, DType from, const ElementwisePlan<2>& plan, Stream stream) {
   switch (size) {
@@ -42,30 +45,22 @@ inline void cast_cuda_to_bits(int size, DType from, const ElementwisePlan<2>& pl
   }
 }
 
+// The cast to To from `from` (cast_rules.hpp): a cast that runs on another target's loop goes
+// to that target's entry point.
 template <class To>
 void launch_cast(DType from, const ElementwisePlan<2>& plan, Stream stream) {
-  constexpr DType to = dtype_of_v<To>;
-  constexpr int size = static_cast<int>(sizeof(To));
-  if constexpr (!std::is_same_v<To, bits_t<size>> && size <= 8) {
-    const char kind = dtype_kind(from);
-    if (from == to || (is_integer_v<To> && (kind == 'i' || kind == 'u' || kind == 'b'))) {
-      cast_cuda_to_bits(size, from == to ? dtype_of_v<bits_t<size>> : from, plan, stream);
-      return;
-    }
+  const CastLoop loop = cast_loop(dtype_of_v<To>, from);
+  if (loop.to != dtype_of_v<To>) {
+    cast_cuda_to_bits(itemsize(loop.to), loop.from, plan, stream);
+    return;
   }
-  visit_dtype(from, [&](auto tag) {
+  visit_dtype(loop.from, [&](auto tag) {
     using From = typename decltype(tag)::type;
-    if constexpr (moves_bits<To, From>) {
-      if constexpr (std::is_same_v<To, bits_t<sizeof(To)>>) {
-        constexpr bool truncates =
-            std::is_same_v<To, From> || (is_integer_v<From> && sizeof(From) >= sizeof(To));
-        using Source = std::conditional_t<truncates, bits_t<sizeof(From)>, From>;
-        kernels::launch_elementwise_variants<kernels::Variants::lean, ops::Copy, To, Source>(
-            ops::Copy{}, plan, static_cast<cudaStream_t>(stream));
-      }
-    } else {
+    if constexpr (cast_loop_exists<To, From>) {
       kernels::launch_elementwise_variants<kernels::Variants::lean, ops::Copy, To, From>(
           ops::Copy{}, plan, static_cast<cudaStream_t>(stream));
+    } else {
+      throw_no_cast_loop();
     }
   });
 }

@@ -3,12 +3,15 @@
 // selection of a file's groups from NUMCU_UFUNCS.
 #pragma once
 
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "numcu/backend.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/ops.hpp"
+#include "numcu/types.hpp"
 
 namespace numcu {
 
@@ -19,6 +22,65 @@ namespace numcu {
                       const OpParams& params, Stream stream);
 NUMCU_UFUNCS(NUMCU_DECLARE_UFUNC)
 #undef NUMCU_DECLARE_UFUNC
+
+// Functions that share loops, on both backends. Sign-blind functions give results whose bits do
+// not depend on the signs of their integer operands (wrapping arithmetic, bitwise logic, left
+// shifts, equality, truth tests, classification): on signed integers they run the unsigned loops
+// of their size. greater and greater_equal are less and less_equal with the operands exchanged;
+// fmax and fmin are maximum and minimum on dtypes without NaN; positive, and absolute of unsigned
+// integers and bool, are the copies casts make.
+template <class Op>
+constexpr bool sign_blind =
+    std::is_same_v<Op, ops::Add> || std::is_same_v<Op, ops::Subtract> ||
+    std::is_same_v<Op, ops::Multiply> || std::is_same_v<Op, ops::Negative> ||
+    std::is_same_v<Op, ops::Square> || std::is_same_v<Op, ops::Invert> ||
+    std::is_same_v<Op, ops::BitwiseAnd> || std::is_same_v<Op, ops::BitwiseOr> ||
+    std::is_same_v<Op, ops::BitwiseXor> || std::is_same_v<Op, ops::LeftShift> ||
+    std::is_same_v<Op, ops::Equal> || std::is_same_v<Op, ops::NotEqual> ||
+    std::is_same_v<Op, ops::LogicalAnd> || std::is_same_v<Op, ops::LogicalOr> ||
+    std::is_same_v<Op, ops::LogicalXor> || std::is_same_v<Op, ops::LogicalNot> ||
+    std::is_same_v<Op, ops::IsNan> || std::is_same_v<Op, ops::IsInf> ||
+    std::is_same_v<Op, ops::IsFinite>;
+
+template <class T>
+using blind_t = typename std::conditional_t<is_integer_v<T> && std::is_signed_v<T>,
+                                            std::make_unsigned<T>, std::common_type<T>>::type;
+
+// The plan with its two inputs exchanged.
+inline ElementwisePlan<3> exchange_inputs(const ElementwisePlan<3>& p) {
+  ElementwisePlan<3> q = p;
+  std::swap(q.data[1], q.data[2]);
+  for (int d = 0; d < kMaxKernelDims; ++d) std::swap(q.strides[1][d], q.strides[2][d]);
+  const unsigned first = (p.scalar_mask >> 1) & 1u, second = (p.scalar_mask >> 2) & 1u;
+  q.scalar_mask = (p.scalar_mask & ~6u) | (first << 2) | (second << 1);
+  std::memcpy(q.scalars[1], p.scalars[2], sizeof(q.scalars[1]));
+  std::memcpy(q.scalars[2], p.scalars[1], sizeof(q.scalars[2]));
+  return q;
+}
+
+// Runs op over the plan on the loop that computes it, by the rules above: backend.copy(dtype,
+// plan) for the copies, backend.template loop<Op, Out, In...>(op, plan) for the rest.
+template <class Backend, class Op, class Out, class... In>
+void run_shared(const Backend& backend, const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) {
+  if constexpr (std::is_same_v<Op, ops::Positive> ||
+                (std::is_same_v<Op, ops::Absolute> && (std::is_same_v<Out, In> && ...) &&
+                 !std::is_signed_v<Out> && !is_inexact_v<Out>)) {
+    backend.copy(dtype_of_v<Out>, p);
+  } else if constexpr (std::is_same_v<Op, ops::Greater>) {
+    run_shared<Backend, ops::Less, Out, In...>(backend, ops::Less{}, exchange_inputs(p));
+  } else if constexpr (std::is_same_v<Op, ops::GreaterEqual>) {
+    run_shared<Backend, ops::LessEqual, Out, In...>(backend, ops::LessEqual{}, exchange_inputs(p));
+  } else if constexpr (std::is_same_v<Op, ops::Fmax> && !is_inexact_v<Out>) {
+    run_shared<Backend, ops::Maximum, Out, In...>(backend, ops::Maximum{}, p);
+  } else if constexpr (std::is_same_v<Op, ops::Fmin> && !is_inexact_v<Out>) {
+    run_shared<Backend, ops::Minimum, Out, In...>(backend, ops::Minimum{}, p);
+  } else if constexpr (sign_blind<Op> && (is_integer_v<In> && ...) &&
+                       (std::is_same_v<Out, bool> || (std::is_same_v<Out, In> && ...))) {
+    backend.template loop<Op, blind_t<Out>, blind_t<In>...>(op, p);
+  } else {
+    backend.template loop<Op, Out, In...>(op, p);
+  }
+}
 
 // Calls runner.run<F, Out, In...>(op, plan) with the element types of F's loop on `loop`.
 template <class F, class Runner, std::size_t... I>
