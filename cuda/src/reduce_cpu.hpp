@@ -22,7 +22,6 @@
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
-#include "reduce_families.hpp"
 
 namespace numcu {
 
@@ -47,21 +46,22 @@ inline std::int64_t pairwise_half(std::int64_t n) {
   return half - half % 8;
 }
 
-// A dense run of n <= kPairwiseBlock elements whose first has reduced index k: eight
-// accumulators, as NumPy's pairwise sum.
-template <class R>
+// A run of n <= kPairwiseBlock elements `stride` bytes apart (sizeof(In) when Dense), whose
+// first has reduced index k: eight accumulators, as NumPy's pairwise sum.
+template <bool Dense, class R>
 NUMCU_FORCEINLINE typename R::Acc pairwise_block(const R& r, const char* p, std::int64_t n,
-                                                 std::int64_t k, std::int64_t o) {
+                                                 std::int64_t stride, std::int64_t k,
+                                                 std::int64_t o) {
   using T = typename R::In;
   using Acc = typename R::Acc;
-  constexpr std::int64_t step = sizeof(T);
+  const std::int64_t step = Dense ? static_cast<std::int64_t>(sizeof(T)) : stride;
   if (n < 8) {
     Acc acc = r.identity();
     for (std::int64_t i = 0; i < n; ++i) acc = r(acc, r.leaf(load<T>(p + i * step), k + i, o));
     return acc;
   }
 #if defined(__GNUC__)
-  if constexpr (R::lanewise) {
+  if constexpr (Dense && R::lanewise) {
     // The eight accumulators as the lanes of one vector: lane j takes elements j, j + 8, ...,
     // the same additions in the same order as eight scalars, so the same bits, without the
     // eight scalar chains' limit of two additions a cycle.
@@ -94,14 +94,16 @@ NUMCU_FORCEINLINE typename R::Acc pairwise_block(const R& r, const char* p, std:
   return acc;
 }
 
-// The pairwise tree of a run of n elements, walked depth first with an explicit stack; leaf(begin,
-// count) reduces a leaf of at most kPairwiseBlock elements. (The recursive walk this replaces,
-// with the block inlined, ran sums of arrays larger than the caches several times slower than
-// NumPy on GCC 12.)
-template <class R, class Leaf>
-NUMCU_FORCEINLINE typename R::Acc pairwise_tree(const R& r, std::int64_t n, const Leaf& leaf) {
+// The pairwise tree of a run, walked depth first with an explicit stack. (The recursive walk
+// this replaces, with the block inlined, ran sums of arrays larger than the caches several
+// times slower than NumPy on GCC 12.)
+template <bool Dense, class R>
+NUMCU_FORCEINLINE typename R::Acc pairwise_tree(const R& r, const char* p, std::int64_t n,
+                                                std::int64_t stride, std::int64_t k,
+                                                std::int64_t o) {
   using Acc = typename R::Acc;
-  if (n <= kPairwiseBlock) return leaf(std::int64_t{0}, n);
+  const std::int64_t step = Dense ? static_cast<std::int64_t>(sizeof(typename R::In)) : stride;
+  if (n <= kPairwiseBlock) return pairwise_block<Dense>(r, p, n, stride, k, o);
   struct Frame {
     std::int64_t begin, n;
     Acc left;
@@ -116,7 +118,7 @@ NUMCU_FORCEINLINE typename R::Acc pairwise_tree(const R& r, std::int64_t n, cons
       stack[++top] = Frame{f.begin, pairwise_half(f.n), Acc(), false};
       continue;
     }
-    Acc value = leaf(f.begin, f.n);
+    Acc value = pairwise_block<Dense>(r, p + f.begin * step, f.n, stride, k + f.begin, o);
     for (;;) {
       if (top == 0) return value;
       Frame& parent = stack[top - 1];
@@ -144,27 +146,16 @@ NUMCU_FORCEINLINE typename R::Acc pairwise_tree(const R& r, std::int64_t n, cons
 #endif
 
 template <class R>
-__attribute__((noinline)) NUMCU_NO_VECTORIZE
-    typename R::Acc dense_tree(const R& r, const char* p, std::int64_t n, std::int64_t k,
-                               std::int64_t o) {
-  return pairwise_tree(r, n, [&](std::int64_t begin, std::int64_t count) {
-    return pairwise_block(r, p + begin * static_cast<std::int64_t>(sizeof(typename R::In)), count,
-                          k + begin, o);
-  });
+NUMCU_NO_VECTORIZE typename R::Acc dense_tree(const R& r, const char* p, std::int64_t n,
+                                              std::int64_t k, std::int64_t o) {
+  return pairwise_tree<true>(r, p, n, 0, k, o);
 }
 
-// A strided run's tree gathers each leaf into a dense buffer and reduces it with dense_tree: the
-// same operations in the same order, so the same value, and one copy of the leaf loop a reducer.
 template <class R>
 NUMCU_NO_VECTORIZE typename R::Acc strided_tree(const R& r, const char* p, std::int64_t n,
                                                 std::int64_t stride, std::int64_t k,
                                                 std::int64_t o) {
-  using T = typename R::In;
-  return pairwise_tree(r, n, [&](std::int64_t begin, std::int64_t count) {
-    T dense[kPairwiseBlock];
-    for (std::int64_t i = 0; i < count; ++i) dense[i] = load<T>(p + (begin + i) * stride);
-    return dense_tree(r, reinterpret_cast<const char*>(dense), count, k + begin, o);
-  });
+  return pairwise_tree<false>(r, p, n, stride, k, o);
 }
 
 #undef NUMCU_NO_VECTORIZE
@@ -372,7 +363,7 @@ void run_reduce(const R& r, const ReducePlan& p) {
 
 // The loop a reducer runs on the CPU: itself, but any, all and count_nonzero read only whether
 // an element is nonzero, so on integers and bool they run the loops of the unsigned integer of
-// their size, and any and all share LogicalFamily's loop (reduce_families.hpp).
+// their size.
 template <class T>
 using truth_t =
     std::conditional_t<is_integer_v<T> || std::is_same_v<T, bool>, bits_t<sizeof(T)>, T>;
@@ -381,31 +372,19 @@ template <class R>
 struct cpu_loop_of {
   static const R& make(const R& r) { return r; }
 };
-template <class T>
-struct cpu_loop_of<reduce::Any<T>> {
-  static reduce::LogicalFamily<truth_t<T>> make(const reduce::Any<T>& r) {
-    reduce::LogicalFamily<truth_t<T>> f;
-    f.p = r.p;
-    return f;
-  }
-};
-template <class T>
-struct cpu_loop_of<reduce::All<T>> {
-  static reduce::LogicalFamily<truth_t<T>> make(const reduce::All<T>& r) {
-    reduce::LogicalFamily<truth_t<T>> f;
-    f.p = r.p;
-    f.all = true;
-    return f;
-  }
-};
-template <class T>
-struct cpu_loop_of<reduce::CountNonzero<T>> {
-  static reduce::CountNonzero<truth_t<T>> make(const reduce::CountNonzero<T>& r) {
-    reduce::CountNonzero<truth_t<T>> f;
-    f.p = r.p;
-    return f;
-  }
-};
+#define NUMCU_TRUTH_LOOP(Reducer)                                          \
+  template <class T>                                                       \
+  struct cpu_loop_of<reduce::Reducer<T>> {                                 \
+    static reduce::Reducer<truth_t<T>> make(const reduce::Reducer<T>& r) { \
+      reduce::Reducer<truth_t<T>> f;                                       \
+      f.p = r.p;                                                           \
+      return f;                                                            \
+    }                                                                      \
+  };
+NUMCU_TRUTH_LOOP(Any)
+NUMCU_TRUTH_LOOP(All)
+NUMCU_TRUTH_LOOP(CountNonzero)
+#undef NUMCU_TRUTH_LOOP
 
 template <template <class> class R>
 void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
