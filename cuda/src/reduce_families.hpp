@@ -3,8 +3,7 @@
 // nansum and mean one, prod and nanprod one. The flag is a run-time member, uniform across the
 // launch; it costs a select per element in kernels bound by memory, and halves the kernels the
 // module holds and the build compiles. Results are the reducers' of reducers.hpp exactly (the
-// CPU backend runs those, but for any and all, which it runs on LogicalFamily too); family_of
-// maps each of those to its family and flags.
+// CPU backend runs those); family_of maps each of those to its family and flags.
 #pragma once
 
 #include <cstdint>
