@@ -41,10 +41,9 @@ struct CastLoop {
 // The dtypes of the loop that casts `from` to `to`.
 inline CastLoop cast_loop(DType to, DType from) {
   const auto bits = [](int size) {
-    return size == 1   ? DType::uint8
-           : size == 2 ? DType::uint16
-           : size == 4 ? DType::uint32
-                       : DType::uint64;
+    DType d = DType::uint64;
+    dtype_from_kind('u', size, &d);
+    return d;
   };
   const int size = itemsize(to);
   if (size > 8) return {to, from};

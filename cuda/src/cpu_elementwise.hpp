@@ -250,10 +250,10 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
   check_launch(p, kItemSizes, nullptr);
   if (p.size == 0) return;
   using Seq = std::index_sequence_for<In...>;
-  const std::tuple<In...> scalars = plan_scalars<In...>(p, Seq{});
   constexpr std::int64_t grain = elementwise_grain<Op, Out, In...>();
   constexpr std::int64_t block = elementwise_block<Op, Out, In...>();
   if (p.contiguous) {
+    const std::tuple<In...> scalars = plan_scalars<In...>(p, Seq{});
     parallel_for_elements(p.size, grain, block, [&](std::int64_t begin, std::int64_t end) {
       contiguous_range<Op, Out, In...>(op, p, scalars, begin, end, Seq{});
     });
