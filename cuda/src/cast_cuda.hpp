@@ -1,4 +1,4 @@
-// The per-target cast entry points, defined in cast_to_*.cu (one file per group of targets).
+// The per-target cast entry points, defined in cast.cu.
 #pragma once
 
 #include "numcu/backend.hpp"
