@@ -6,16 +6,19 @@
 // output are folded in order after threads have reduced them; and many outputs are shared out
 // whole. Every reduction therefore gives the same bits on 1 thread as on 16.
 //
-// The loops are instantiated by reduce_cpu_*.cpp, a few reductions each, so that the files
-// compile in parallel; reduce_cpu.cpp holds the one switch over them, and the scans.
+// What a reducer compiles for each dtype is its trees, its walk over outputs on one thread, and a
+// few operations on its accumulator (ReduceLoop); how work is shared out over threads is
+// compiled once (reduce_cpu.cpp) and reaches them through ReduceLoop's function pointers, which
+// it calls per output or per subtree, never per element. The loops are instantiated by
+// reduce_cpu_*.cpp, a few reductions each, so that the files compile in parallel;
+// reduce_cpu.cpp holds the one switch over them, and the scans.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 #include "cast_rules.hpp"
 #include "cpu_parallel.hpp"
@@ -103,7 +106,9 @@ NUMCU_FORCEINLINE typename R::Acc pairwise_tree(const R& r, const char* p, std::
                                                 std::int64_t o) {
   using Acc = typename R::Acc;
   const std::int64_t step = Dense ? static_cast<std::int64_t>(sizeof(typename R::In)) : stride;
-  if (n <= kPairwiseBlock) return pairwise_block<Dense>(r, p, n, stride, k, o);
+  // Runs of 8 to kPairwiseBlock elements are the first frame's block, so that the block's main
+  // loop is inlined once, below; shorter ones take only its scalar loop, here.
+  if (n < 8) return pairwise_block<Dense>(r, p, n, stride, k, o);
   struct Frame {
     std::int64_t begin, n;
     Acc left;
@@ -170,55 +175,6 @@ typename R::Acc pairwise(const R& r, const char* p, std::int64_t n, std::int64_t
   return strided_tree(r, p, n, stride, k, o);
 }
 
-// The subtrees of at most `leaf` elements (leaf >= kPairwiseBlock) of a run's pairwise tree,
-// in order, as (first element, elements).
-inline void collect_subtrees(std::int64_t begin, std::int64_t n, std::int64_t leaf,
-                             std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
-  if (n <= leaf) {
-    out.emplace_back(begin, n);
-    return;
-  }
-  const std::int64_t half = pairwise_half(n);
-  collect_subtrees(begin, half, leaf, out);
-  collect_subtrees(begin + half, n - half, leaf, out);
-}
-
-// The tree above those subtrees, combined as pairwise() combines it.
-template <class R>
-typename R::Acc combine_subtrees(const R& r, std::int64_t n, std::int64_t leaf,
-                                 const std::vector<typename R::Acc>& values, std::size_t& next) {
-  if (n <= leaf) return values[next++];
-  const std::int64_t half = pairwise_half(n);
-  const auto left = combine_subtrees(r, half, leaf, values, next);
-  const auto right = combine_subtrees(r, n - half, leaf, values, next);
-  return r(left, right);
-}
-
-// pairwise() of a long run on `team` threads: the same tree, so the same value.
-template <class R>
-typename R::Acc pairwise_parallel(const R& r, const char* p, std::int64_t n, std::int64_t stride,
-                                  std::int64_t k, std::int64_t o, int team) {
-  using Acc = typename R::Acc;
-  // About four subtrees a thread, so that uneven ones even out.
-  std::int64_t leaf = n / (4 * static_cast<std::int64_t>(team));
-  if (leaf < kPairwiseBlock) leaf = kPairwiseBlock;
-  std::vector<std::pair<std::int64_t, std::int64_t>> subtrees;
-  collect_subtrees(0, n, leaf, subtrees);
-  std::vector<Acc> values(subtrees.size());
-  cpu::parallel_for(
-      static_cast<std::int64_t>(subtrees.size()), 1,
-      [&](std::int64_t begin, std::int64_t end) {
-        for (std::int64_t j = begin; j < end; ++j) {
-          const auto [first, count] = subtrees[static_cast<std::size_t>(j)];
-          values[static_cast<std::size_t>(j)] =
-              pairwise(r, p + first * stride, count, stride, k + first, o);
-        }
-      },
-      team);
-  std::size_t next = 0;
-  return combine_subtrees(r, n, leaf, values, next);
-}
-
 // Sets index[0..ndim) to position `pos` of `shape` in C order; returns the byte offset.
 inline std::int64_t seek(std::int64_t pos, const std::int64_t* shape, const std::int64_t* strides,
                          int ndim, std::int64_t* index) {
@@ -244,7 +200,7 @@ void step(std::int64_t* index, const std::int64_t* shape, int ndim,
 }
 
 // Runs [begin, end) of one output's reduced elements (each `inner` long), in C order.
-template <class R, class Body>
+template <class Body>
 void for_runs(const ReducePlan& p, const char* base, std::int64_t begin, std::int64_t end,
               const Body& body) {
   const int outer = p.red_ndim - 1;
@@ -265,46 +221,9 @@ typename R::Acc reduce_one(const R& r, const ReducePlan& p, const char* base, st
   if (p.n_red == 0) return acc;
   const int last = p.red_ndim - 1;
   const std::int64_t inner = p.red_shape[last];
-  for_runs<R>(p, base, 0, p.n_red / inner, [&](std::int64_t j, const char* ptr) {
+  for_runs(p, base, 0, p.n_red / inner, [&](std::int64_t j, const char* ptr) {
     acc = r(acc, pairwise(r, ptr, inner, p.red_strides[last], j * inner, o));
   });
-  return acc;
-}
-
-// Elements whose runs' values are found at once before they are folded in order.
-constexpr std::int64_t kFoldBatch = std::int64_t{1} << 22;
-
-// reduce_one on `team` threads.
-template <class R>
-typename R::Acc reduce_one_parallel(const R& r, const ReducePlan& p, const char* base,
-                                    std::int64_t o, int team) {
-  using Acc = typename R::Acc;
-  Acc acc = r.identity();
-  const int last = p.red_ndim - 1;
-  const std::int64_t inner = p.red_shape[last];
-  const std::int64_t stride = p.red_strides[last];
-  const std::int64_t runs = p.n_red / inner;
-  if (runs == 1 || inner >= 4 * cpu::kGrainReduce) {
-    for_runs<R>(p, base, 0, runs, [&](std::int64_t j, const char* ptr) {
-      acc = r(acc, pairwise_parallel(r, ptr, inner, stride, j * inner, o, team));
-    });
-    return acc;
-  }
-  const std::int64_t batch = kFoldBatch / inner > 1 ? kFoldBatch / inner : 1;
-  std::vector<Acc> values(static_cast<std::size_t>(runs < batch ? runs : batch));
-  for (std::int64_t first = 0; first < runs; first += batch) {
-    const std::int64_t count = runs - first < batch ? runs - first : batch;
-    cpu::parallel_for(
-        count, cpu::kGrainReduce / inner > 1 ? cpu::kGrainReduce / inner : 1,
-        [&](std::int64_t begin, std::int64_t end) {
-          for_runs<R>(p, base, first + begin, first + end, [&](std::int64_t j, const char* ptr) {
-            values[static_cast<std::size_t>(j - first)] =
-                pairwise(r, ptr, inner, stride, j * inner, o);
-          });
-        },
-        team);
-    for (std::int64_t j = 0; j < count; ++j) acc = r(acc, values[static_cast<std::size_t>(j)]);
-  }
   return acc;
 }
 
@@ -338,27 +257,87 @@ void reduce_outputs(const R& r, const ReducePlan& p, std::int64_t begin, std::in
   }
 }
 
+// One reducer on one dtype, as the walk shared by every reducer (run_reduce, reduce_cpu.cpp) sees
+// it: accumulators are opaque bytes, `acc_size` each, that only these functions read.
+struct ReduceLoop {
+  const void* reducer;
+  std::size_t acc_size;
+  // Outputs [begin, end), each on the calling thread.
+  void (*outputs)(const void* r, const ReducePlan& p, std::int64_t begin, std::int64_t end);
+  // values[j] = the value of run first + j of output o, whose first input element is at base.
+  void (*runs)(const void* r, const ReducePlan& p, const char* base, std::int64_t first,
+               std::int64_t count, std::int64_t o, void* values);
+  // *value = the pairwise value of n elements from p, `stride` bytes apart, the first of them
+  // with reduced index k.
+  void (*tree)(const void* r, const char* p, std::int64_t n, std::int64_t stride, std::int64_t k,
+               std::int64_t o, void* value);
+  void (*identity)(const void* r, void* acc);
+  // *acc = r(*acc, values[j]) for j < count, in order.
+  void (*fold)(const void* r, void* acc, const void* values, std::int64_t count);
+  // *out = r(*left, *right).
+  void (*combine)(const void* r, void* out, const void* left, const void* right);
+  // Output o's element at `out` = r.finalize(*acc, o).
+  void (*finalize)(const void* r, const void* acc, std::int64_t o, char* out);
+};
+
+// The largest accumulator (argmin's index and complex128 value) and its alignment.
+constexpr std::size_t kMaxAcc = 32;
+
+void run_reduce(const ReduceLoop& loop, const ReducePlan& p);
+
+template <class Acc>
+Acc get_acc(const void* p) {
+  Acc a{};
+  std::memcpy(static_cast<void*>(&a), p, sizeof(Acc));
+  return a;
+}
+template <class Acc>
+void set_acc(void* p, const Acc& a) {
+  std::memcpy(p, static_cast<const void*>(&a), sizeof(Acc));
+}
+
 template <class R>
-void run_reduce(const R& r, const ReducePlan& p) {
-  using Out = typename R::Out;
-  const std::int64_t n_red = p.n_red > 0 ? p.n_red : 1;
-  const int team = cpu::team_size(p.n_out * n_red, cpu::kGrainReduce);
-  if (team <= 1) {
-    reduce_outputs(r, p, 0, p.n_out);
-    return;
-  }
-  // Many outputs are shared out whole; a few long ones are each split.
-  if (p.n_out >= 4 * team || p.n_red < 4 * cpu::kGrainReduce) {
-    const std::int64_t grain = cpu::kGrainReduce / n_red > 1 ? cpu::kGrainReduce / n_red : 1;
-    cpu::parallel_for(p.n_out, grain, [&](std::int64_t begin, std::int64_t end) {
-      reduce_outputs(r, p, begin, end);
+ReduceLoop reduce_loop(const R& reducer) {
+  using Acc = typename R::Acc;
+  static_assert(std::is_trivially_copyable_v<Acc> && sizeof(Acc) <= kMaxAcc &&
+                alignof(Acc) <= alignof(std::max_align_t));
+  ReduceLoop l;
+  l.reducer = &reducer;
+  l.acc_size = sizeof(Acc);
+  l.outputs = [](const void* r, const ReducePlan& p, std::int64_t begin, std::int64_t end) {
+    reduce_outputs(*static_cast<const R*>(r), p, begin, end);
+  };
+  l.runs = [](const void* rp, const ReducePlan& p, const char* base, std::int64_t first,
+              std::int64_t count, std::int64_t o, void* values) {
+    const R& r = *static_cast<const R*>(rp);
+    const int last = p.red_ndim - 1;
+    const std::int64_t inner = p.red_shape[last];
+    for_runs(p, base, first, first + count, [&](std::int64_t j, const char* ptr) {
+      set_acc(static_cast<char*>(values) + (j - first) * sizeof(Acc),
+              pairwise(r, ptr, inner, p.red_strides[last], j * inner, o));
     });
-    return;
-  }
-  OutputWalk w(p, 0);
-  for (std::int64_t o = 0; o < p.n_out; ++o, w.next()) {
-    *reinterpret_cast<Out*>(w.out()) = r.finalize(reduce_one_parallel(r, p, w.in(), o, team), o);
-  }
+  };
+  l.tree = [](const void* r, const char* p, std::int64_t n, std::int64_t stride, std::int64_t k,
+              std::int64_t o, void* value) {
+    set_acc(value, pairwise(*static_cast<const R*>(r), p, n, stride, k, o));
+  };
+  l.identity = [](const void* r, void* acc) { set_acc(acc, static_cast<const R*>(r)->identity()); };
+  l.fold = [](const void* rp, void* acc, const void* values, std::int64_t count) {
+    const R& r = *static_cast<const R*>(rp);
+    Acc a = get_acc<Acc>(acc);
+    for (std::int64_t j = 0; j < count; ++j) {
+      a = r(a, get_acc<Acc>(static_cast<const char*>(values) + j * sizeof(Acc)));
+    }
+    set_acc(acc, a);
+  };
+  l.combine = [](const void* r, void* out, const void* left, const void* right) {
+    set_acc(out, (*static_cast<const R*>(r))(get_acc<Acc>(left), get_acc<Acc>(right)));
+  };
+  l.finalize = [](const void* r, const void* acc, std::int64_t o, char* out) {
+    *reinterpret_cast<typename R::Out*>(out) =
+        static_cast<const R*>(r)->finalize(get_acc<Acc>(acc), o);
+  };
+  return l;
 }
 
 // The loop a reducer runs on the CPU: itself, but any, all and count_nonzero read only whether
@@ -394,7 +373,8 @@ void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
     if constexpr (R<T>::template supports<T>) {
       R<T> r;
       r.p = params;
-      run_reduce(cpu_loop_of<R<T>>::make(r), plan);
+      const auto loop = cpu_loop_of<R<T>>::make(r);
+      run_reduce(reduce_loop(loop), plan);
     } else {
       throw_type_error(std::string("numcu.") + name + ": no loop for dtype " + dtype_name(dtype));
     }
