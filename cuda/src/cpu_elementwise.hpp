@@ -254,11 +254,11 @@ void run_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p) 
   constexpr std::int64_t block = elementwise_block<Op, Out, In...>();
   if (p.contiguous) {
     const std::tuple<In...> scalars = plan_scalars<In...>(p, Seq{});
-    parallel_for_elements(p.size, grain, block, [&](std::int64_t begin, std::int64_t end) {
+    parallel_for_elements<block>(p.size, grain, [&](std::int64_t begin, std::int64_t end) {
       contiguous_range<Op, Out, In...>(op, p, scalars, begin, end, Seq{});
     });
   } else {
-    parallel_for_elements(p.size, grain, block, [&](std::int64_t begin, std::int64_t end) {
+    parallel_for_elements<block>(p.size, grain, [&](std::int64_t begin, std::int64_t end) {
       strided_range<Op, Out, In...>(op, p, begin, end, Seq{});
     });
   }

@@ -61,18 +61,19 @@ void run_team(int team, std::int64_t n, std::int64_t align, PartFn fn, const voi
 // next part not yet taken until none is left. A thread that runs slowly (its CPU shared with
 // other work, on a virtual machine its virtual CPU not running) then holds the call for one
 // part, not for a whole thread's share.
+// body(begin, end), out of line: the one copy of a loop's body, whichever the team.
+template <class Body>
+__attribute__((noinline)) void run_part(const void* body, std::int64_t begin, std::int64_t end) {
+  (*static_cast<const Body*>(body))(begin, end);
+}
+
 template <class Body>
 void run_parts(int team, std::int64_t n, std::int64_t align, const Body& body) {
   if (team <= 1) {
-    body(std::int64_t{0}, n);
+    run_part<Body>(&body, 0, n);
     return;
   }
-  run_team(
-      team, n, align,
-      [](const void* b, std::int64_t begin, std::int64_t end) {
-        (*static_cast<const Body*>(b))(begin, end);
-      },
-      &body);
+  run_team(team, n, align, &run_part<Body>, &body);
 }
 
 // body(begin, end) over [0, n) of items (outputs, runs, subtrees), in parts of at least
@@ -88,22 +89,21 @@ void parallel_for(std::int64_t n, std::int64_t grain, const Body& body,
 // body(begin, end) over the elements [0, n) of an elementwise loop: parts begin on multiples of
 // 64 elements (a cache line of the narrowest type), so that no two threads write to one line.
 //
-// With `block` > 0, each call of body covers one block of a grid of `block` elements that
+// With Block > 0, each call of body covers one block of a grid of Block elements that
 // depends on n alone (the last block may be shorter). Loops that call glibc's vector math need
 // it: a vectorised loop computes its last n % width elements with the scalar function, whose
 // last bit can differ from the vector one's, so an element's value would otherwise depend on
 // where the threads' parts begin.
-template <class Body>
-void parallel_for_elements(std::int64_t n, std::int64_t grain, std::int64_t block,
-                           const Body& body) {
+template <std::int64_t Block, class Body>
+void parallel_for_elements(std::int64_t n, std::int64_t grain, const Body& body) {
   const int team = team_size(n, grain);
-  if (block <= 0) {
+  if constexpr (Block <= 0) {
     run_parts(team, n, 64, body);
-    return;
+  } else {
+    run_parts(team, n, Block, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t b = begin; b < end; b += Block) body(b, end - b < Block ? end : b + Block);
+    });
   }
-  run_parts(team, n, block, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t b = begin; b < end; b += block) body(b, end - b < block ? end : b + block);
-  });
 }
 
 }  // namespace numcu::cpu

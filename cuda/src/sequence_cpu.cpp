@@ -12,10 +12,10 @@ void sequence_cpu(DType dtype, const SequenceParams& p, void* out) {
     using T = typename decltype(tag)::type;
     const auto s = sequence::Sequence<T>::from(p);
     T* values = static_cast<T*>(out);
-    cpu::parallel_for_elements(p.n, cpu::kGrainElementwise, 0,
-                               [&](std::int64_t begin, std::int64_t end) {
-                                 for (std::int64_t i = begin; i < end; ++i) values[i] = s(i);
-                               });
+    cpu::parallel_for_elements<0>(p.n, cpu::kGrainElementwise,
+                                  [&](std::int64_t begin, std::int64_t end) {
+                                    for (std::int64_t i = begin; i < end; ++i) values[i] = s(i);
+                                  });
   });
 }
 

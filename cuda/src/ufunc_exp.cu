@@ -1,6 +1,0 @@
-// CUDA kernels of the ufunc group "exp" (see NUMCU_UFUNCS).
-#define NUMCU_IN_GROUP_exp NUMCU_DEFINE_UFUNC_CUDA_LEAN
-
-#include "cuda_instantiate.cuh"
-
-NUMCU_UFUNCS(NUMCU_SELECT_GROUP)

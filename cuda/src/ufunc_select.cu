@@ -1,6 +1,0 @@
-// CUDA kernels of the ufunc group "select" (see NUMCU_UFUNCS).
-#define NUMCU_IN_GROUP_select NUMCU_DEFINE_UFUNC_CUDA_LEAN
-
-#include "cuda_instantiate.cuh"
-
-NUMCU_UFUNCS(NUMCU_SELECT_GROUP)
