@@ -1,9 +1,15 @@
-// Gathers, non-zero positions and exact (integer and bool) matrix products on the GPU.
+// Gathers, non-zero positions and exact (integer and bool) matrix products on the GPU, and
+// numcu.arange and numcu.linspace (one thread per element, grid-stride). One file: each costs
+// nvcc about 2 s however little it holds.
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <type_traits>
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/indexing.hpp"
+#include "numcu/launch_check.hpp"
+#include "numcu/sequence.hpp"
 
 namespace numcu {
 namespace {
@@ -220,6 +226,33 @@ void matmul_exact_cuda(DType dtype, const MatmulPlan& p, Stream stream) {
       throw_type_error(std::string("numcu.matmul: no exact loop for ") + dtype_name(dtype));
   }
   NUMCU_CUDA_TRY(cudaGetLastError(), "matmul kernel launch");
+}
+
+// numcu.arange and numcu.linspace.
+namespace {
+
+template <class T>
+__global__ void sequence_kernel(T* out, sequence::Sequence<T> s) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < s.n;
+       i += stride) {
+    out[i] = s(i);
+  }
+}
+
+}  // namespace
+
+void sequence_cuda(DType dtype, const SequenceParams& p, void* out, Stream stream) {
+  check_launch(p, out, itemsize(dtype));
+  if (p.n <= 0) return;
+  const std::int64_t blocks = std::min<std::int64_t>((p.n + kBlock - 1) / kBlock, 1 << 16);
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    sequence_kernel<T>
+        <<<static_cast<unsigned>(blocks), kBlock, 0, static_cast<cudaStream_t>(stream)>>>(
+            static_cast<T*>(out), sequence::Sequence<T>::from(p));
+    NUMCU_CUDA_TRY(cudaGetLastError(), "sequence kernel launch");
+  });
 }
 
 }  // namespace numcu
