@@ -280,7 +280,8 @@ struct ReduceLoop {
   void (*finalize)(const void* r, const void* acc, std::int64_t o, char* out);
 };
 
-// The largest accumulator (argmin's index and complex128 value) and its alignment.
+// The largest accumulator, in bytes: argmin's index with a complex128 value, or nanmean's
+// complex128 sum with its count. The walk holds accumulators on its stack in slots of this size.
 constexpr std::size_t kMaxAcc = 32;
 
 void run_reduce(const ReduceLoop& loop, const ReducePlan& p);
@@ -373,8 +374,8 @@ void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
     if constexpr (R<T>::template supports<T>) {
       R<T> r;
       r.p = params;
-      const auto loop = cpu_loop_of<R<T>>::make(r);
-      run_reduce(reduce_loop(loop), plan);
+      const auto runs_as = cpu_loop_of<R<T>>::make(r);
+      run_reduce(reduce_loop(runs_as), plan);
     } else {
       throw_type_error(std::string("numcu.") + name + ": no loop for dtype " + dtype_name(dtype));
     }
