@@ -39,8 +39,8 @@ std::tuple<In...> plan_scalars(const ElementwisePlan<N>& p, std::index_sequence<
 template <class Op, class Out, class... In>
 constexpr bool is_costly() {
   constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
-  return std::is_base_of_v<ops::FloatLoop, Op> || std::is_same_v<Op, ops::Power> ||
-         std::is_same_v<Op, ops::FloorDivide> || std::is_same_v<Op, ops::Remainder> ||
+  return std::is_base_of_v<ops::FloatLoop, Op> ||
+         is_any_of_v<Op, ops::Power, ops::FloorDivide, ops::Remainder> ||
          (any_complex && std::is_base_of_v<ops::Divide, Op>);
 }
 
@@ -64,9 +64,7 @@ template <unsigned Mask, class Op, class Out, class... In>
 constexpr int clone_count() {
   constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
   constexpr bool integer_division =
-      (std::is_same_v<Op, ops::FloorDivide> || std::is_same_v<Op, ops::Remainder> ||
-       std::is_same_v<Op, ops::Power>) &&
-      !(is_floating_v<In> || ...);
+      is_any_of_v<Op, ops::FloorDivide, ops::Remainder, ops::Power> && !(is_floating_v<In> || ...);
   if (any_complex || integer_division || Mask + 1 == (1u << sizeof...(In))) return 0;
   return is_costly<Op, Out, In...>() ? 3 : 2;
 }

@@ -31,16 +31,10 @@ NUMCU_UFUNCS(NUMCU_DECLARE_UFUNC)
 // integers and bool, are the copies casts make.
 template <class Op>
 constexpr bool sign_blind =
-    std::is_same_v<Op, ops::Add> || std::is_same_v<Op, ops::Subtract> ||
-    std::is_same_v<Op, ops::Multiply> || std::is_same_v<Op, ops::Negative> ||
-    std::is_same_v<Op, ops::Square> || std::is_same_v<Op, ops::Invert> ||
-    std::is_same_v<Op, ops::BitwiseAnd> || std::is_same_v<Op, ops::BitwiseOr> ||
-    std::is_same_v<Op, ops::BitwiseXor> || std::is_same_v<Op, ops::LeftShift> ||
-    std::is_same_v<Op, ops::Equal> || std::is_same_v<Op, ops::NotEqual> ||
-    std::is_same_v<Op, ops::LogicalAnd> || std::is_same_v<Op, ops::LogicalOr> ||
-    std::is_same_v<Op, ops::LogicalXor> || std::is_same_v<Op, ops::LogicalNot> ||
-    std::is_same_v<Op, ops::IsNan> || std::is_same_v<Op, ops::IsInf> ||
-    std::is_same_v<Op, ops::IsFinite>;
+    is_any_of_v<Op, ops::Add, ops::Subtract, ops::Multiply, ops::Negative, ops::Square, ops::Invert,
+                ops::BitwiseAnd, ops::BitwiseOr, ops::BitwiseXor, ops::LeftShift, ops::Equal,
+                ops::NotEqual, ops::LogicalAnd, ops::LogicalOr, ops::LogicalXor, ops::LogicalNot,
+                ops::IsNan, ops::IsInf, ops::IsFinite>;
 
 template <class T>
 using blind_t = typename std::conditional_t<is_integer_v<T> && std::is_signed_v<T>,

@@ -306,33 +306,20 @@ enum class Variants { full, lean };
 // (float32 exp, sin and the like keep the unrolling measured for them).
 template <class Op>
 constexpr bool unary_transcendental =
-    std::is_same_v<Op, ops::Cbrt> || std::is_same_v<Op, ops::Exp> ||
-    std::is_same_v<Op, ops::Exp2> || std::is_same_v<Op, ops::Expm1> ||
-    std::is_same_v<Op, ops::Log> || std::is_same_v<Op, ops::Log2> ||
-    std::is_same_v<Op, ops::Log10> || std::is_same_v<Op, ops::Log1p> ||
-    std::is_same_v<Op, ops::Sin> || std::is_same_v<Op, ops::Cos> || std::is_same_v<Op, ops::Tan> ||
-    std::is_same_v<Op, ops::Arcsin> || std::is_same_v<Op, ops::Arccos> ||
-    std::is_same_v<Op, ops::Arctan> || std::is_same_v<Op, ops::Sinh> ||
-    std::is_same_v<Op, ops::Cosh> || std::is_same_v<Op, ops::Tanh> ||
-    std::is_same_v<Op, ops::Arcsinh> || std::is_same_v<Op, ops::Arccosh> ||
-    std::is_same_v<Op, ops::Arctanh>;
+    is_any_of_v<Op, ops::Cbrt, ops::Exp, ops::Exp2, ops::Expm1, ops::Log, ops::Log2, ops::Log10,
+                ops::Log1p, ops::Sin, ops::Cos, ops::Tan, ops::Arcsin, ops::Arccos, ops::Arctan,
+                ops::Sinh, ops::Cosh, ops::Tanh, ops::Arcsinh, ops::Arccosh, ops::Arctanh>;
 
 template <class Op>
-constexpr bool binary_transcendental =
-    std::is_same_v<Op, ops::Power> || std::is_same_v<Op, ops::FloorDivide> ||
-    std::is_same_v<Op, ops::Remainder> || std::is_same_v<Op, ops::Logaddexp> ||
-    std::is_same_v<Op, ops::Arctan2> || std::is_same_v<Op, ops::Hypot>;
+constexpr bool binary_transcendental = is_any_of_v<Op, ops::Power, ops::FloorDivide, ops::Remainder,
+                                                   ops::Logaddexp, ops::Arctan2, ops::Hypot>;
 
 template <class Op, class Out>
 constexpr bool long_body =
     (is_complex_v<Out> &&
-     !(std::is_same_v<Op, ops::Add> || std::is_same_v<Op, ops::Subtract> ||
-       std::is_same_v<Op, ops::Multiply> || std::is_same_v<Op, ops::Negative> ||
-       std::is_same_v<Op, ops::Positive> || std::is_same_v<Op, ops::Square> ||
-       std::is_same_v<Op, ops::Copy> || std::is_same_v<Op, ops::Where> ||
-       std::is_same_v<Op, ops::Maximum> || std::is_same_v<Op, ops::Minimum> ||
-       std::is_same_v<Op, ops::Fmax> || std::is_same_v<Op, ops::Fmin> ||
-       std::is_same_v<Op, ops::Clip>)) ||
+     !is_any_of_v<Op, ops::Add, ops::Subtract, ops::Multiply, ops::Negative, ops::Positive,
+                  ops::Square, ops::Copy, ops::Where, ops::Maximum, ops::Minimum, ops::Fmax,
+                  ops::Fmin, ops::Clip>) ||
     (std::is_same_v<Out, double> && unary_transcendental<Op>) ||
     (std::is_floating_point_v<Out> && binary_transcendental<Op>);
 

@@ -91,6 +91,10 @@ inline constexpr bool is_inexact_v = is_floating_v<T> || is_complex_v<T>;
 template <class T>
 inline constexpr bool is_integer_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
+// Whether T is one of U... (an op among a list of ops, say).
+template <class T, class... U>
+inline constexpr bool is_any_of_v = (std::is_same_v<T, U> || ...);
+
 // The type arithmetic is done in: float16 is computed in float32, as NumPy does, and bfloat16
 // too, as PyTorch and ml_dtypes do.
 template <class T>
