@@ -51,13 +51,15 @@ UfuncTypes ufunc_types(Ufunc op, const UfuncInfo& info, const Call& call) {
   Typed given[Call::kMaxInputs], typed[Call::kMaxInputs];
   for (int i = first; i < nin; ++i) given[i] = Typed{call.input(i).view.dtype, call.input(i).weak};
   const Typed nep50 = promote_all(given + first, nin - first);
-  for (int i = first; i < nin; ++i) {
-    const Operand& x = call.input(i);
-    typed[i] = !info.loop_per_input
-                   ? given[i]
-                   : Typed{ufunc_loop_dtype(op, x.weak ? nep50.dtype : x.view.dtype), nep50.weak};
+  DType promoted = nep50.dtype;  // the inputs' own dtypes promoted, unless mapped per input
+  if (info.loop_per_input) {
+    for (int i = first; i < nin; ++i) {
+      const Operand& x = call.input(i);
+      typed[i] = Typed{ufunc_loop_dtype(op, x.weak ? nep50.dtype : x.view.dtype), nep50.weak};
+    }
+    promoted = promote_all(typed + first, nin - first).dtype;
   }
-  const DType loop = ufunc_loop_dtype(op, promote_all(typed + first, nin - first).dtype);
+  const DType loop = ufunc_loop_dtype(op, promoted);
   if (!ufunc_supports(op, loop)) {
     if (op == Ufunc::subtract && loop == DType::bool_) {
       throw_type_error(std::string(info.fname) +
