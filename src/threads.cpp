@@ -68,6 +68,8 @@ set_num_threads has not been called.
         py::dict grains;
         grains["elementwise"] = cpu::kGrainElementwise;
         grains["costly"] = cpu::kGrainCostly;
+        grains["float32_function"] = cpu::kGrainSingleFunction;
+        grains["complex_function"] = cpu::kGrainComplexFunction;
         grains["reduction"] = cpu::kGrainReduce;
         d["grain"] = grains;
         return d;
@@ -81,7 +83,9 @@ How the CPU backend runs: a dict with
 - ``simd``: the instruction set its vectorised loops run with on this CPU ("x86-64-v4" is
   AVX-512, "x86-64-v3" AVX2);
 - ``grain``: elements per thread below which a loop is not split, for memory-bound elementwise
-  loops, costly ones (float functions, integer division) and reductions.
+  loops, costly ones (float functions, integer division), reductions, and two kinds of unary
+  float function apart from the other costly loops: those computed in float32 (float16,
+  bfloat16 and float32 data) and those of complex numbers.
 )doc");
 }
 

@@ -43,6 +43,8 @@ import numcu
 INFO = numcu.threading_info()
 GRAIN = INFO["grain"]["elementwise"]
 COSTLY = INFO["grain"]["costly"]
+SINGLE_FUNCTION = INFO["grain"]["float32_function"]
+COMPLEX_FUNCTION = INFO["grain"]["complex_function"]
 REDUCE = INFO["grain"]["reduction"]
 OPENMP = INFO["layer"] == "openmp"
 # Thread counts compared with one thread: more than this machine's cores is fine (and uneven).
@@ -135,7 +137,13 @@ def test_threading_info():
     assert info["num_threads"] == numcu.get_num_threads() >= 1
     assert info["source"] in ("set_num_threads", "NUMCU_NUM_THREADS", "OpenMP", "serial build")
     assert isinstance(info["simd"], str) and info["simd"]
-    assert set(info["grain"]) == {"elementwise", "costly", "reduction"}
+    assert set(info["grain"]) == {
+        "elementwise",
+        "costly",
+        "reduction",
+        "float32_function",
+        "complex_function",
+    }
     assert all(isinstance(g, int) and g > 0 for g in info["grain"].values())
     if info["layer"] == "openmp":
         assert "gomp" in info["library"] or "omp" in info["library"]
@@ -303,9 +311,27 @@ COSTLY_UFUNCS = set(
 )
 
 
-def ufunc_sizes(name):
+# Float functions (integers run on the smallest float that holds them): a unary one splits by
+# the dtype it computes in.
+FLOAT_FUNCTIONS = set("sqrt exp log1p sin cos tanh arctan2 hypot rint copysign".split())
+
+
+def split_grain(name, dtype):
+    """The elements a thread takes before the loop of `name` on `dtype` is split."""
+    if name not in COSTLY_UFUNCS:
+        return GRAIN
+    loop = np.result_type(dtype, np.float16)
+    if name in FLOAT_FUNCTIONS and getattr(np, name).nin == 1:
+        if loop.kind == "c":
+            return COMPLEX_FUNCTION
+        if loop.itemsize <= 4:
+            return SINGLE_FUNCTION
+    return COSTLY
+
+
+def ufunc_sizes(name, dtype):
     """Sizes just below and above the first split, and one split on every thread count."""
-    grain = COSTLY if name in COSTLY_UFUNCS else GRAIN
+    grain = split_grain(name, dtype)
     return (2 * grain - 1, 2 * grain + 1, 7 * grain + 65)
 
 
@@ -323,7 +349,7 @@ def run_ufunc_on_threads(name, operands, **kwargs):
 @pytest.mark.parametrize("name", UFUNCS)
 def test_ufuncs_on_threads(rng, name, dtype):
     arity = getattr(np, name).nin
-    for n in ufunc_sizes(name):
+    for n in ufunc_sizes(name, dtype):
         operands = [ufunc_data(rng, name, (n,), dtype, i) for i in range(arity)]
         run_ufunc_on_threads(name, operands)
 
@@ -371,7 +397,7 @@ def test_layouts_on_threads(rng, name, dtype):
 def test_vector_math_bits_do_not_depend_on_address(rng, name, dtype):
     # The same values at another address (4 bytes on) and of another length give the same bits:
     # no element moves between the vector function and the scalar one.
-    n = 3 * COSTLY + 13
+    n = 3 * split_grain(name, dtype) + 13
     a = random_array(rng, (n,), dtype)
     b = random_array(rng, (n,), dtype)
     if name in ("log", "power"):

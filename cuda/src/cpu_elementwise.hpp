@@ -46,7 +46,15 @@ constexpr bool is_costly() {
 
 template <class Op, class Out, class... In>
 constexpr std::int64_t elementwise_grain() {
-  return is_costly<Op, Out, In...>() ? kGrainCostly : kGrainElementwise;
+  if constexpr (!is_costly<Op, Out, In...>()) {
+    return kGrainElementwise;
+  } else if constexpr (std::is_base_of_v<ops::FloatLoop, Op> && sizeof...(In) == 1) {
+    if constexpr ((is_complex_v<In> || ...)) return kGrainComplexFunction;
+    if constexpr (((is_floating_v<In> && sizeof(In) <= 4) && ...)) return kGrainSingleFunction;
+    return kGrainCostly;
+  } else {
+    return kGrainCostly;
+  }
 }
 
 // The fixed grid of parallel_for_elements for loops that may call glibc's vector math (the

@@ -2989,7 +2989,9 @@ def threading_info() -> dict:
     - ``simd``: the instruction set its vectorised loops run with on this CPU ("x86-64-v4" is
       AVX-512, "x86-64-v3" AVX2);
     - ``grain``: elements per thread below which a loop is not split, for memory-bound elementwise
-      loops, costly ones (float functions, integer division) and reductions.
+      loops, costly ones (float functions, integer division), reductions, and two kinds of unary
+      float function apart from the other costly loops: those computed in float32 (float16,
+      bfloat16 and float32 data) and those of complex numbers.
     """
 def trunc(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
