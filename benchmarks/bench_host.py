@@ -29,9 +29,11 @@ Method
   copies of its inputs, which die with its cell: a registration covers the whole buffer an
   array views and lasts while that buffer lives, so pinning the shared inputs would turn every
   later ``cuda`` and ``numcu`` cell into the pinned path too.
-- Each cell: ``timing.per_call_back_to_back`` (warm-up calls, then K back-to-back calls lasting
-  at least 50 ms, median of 5; 20 ms and 3 with --quick). The paths return host results, so no
-  extra synchronisation is needed.
+- Each cell: warm-up calls, then K back-to-back calls lasting at least 50 ms, median of 5
+  such samples (20 ms and 3 with --quick). The paths of a row take their samples in turn, so
+  the machine's slow spells (this host's own NumPy times moved by a third between runs) fall
+  on every path alike and the ratios hold. The paths return host results, so no extra
+  synchronisation is needed.
 - Ratios are NumPy's time over the path's: above 1 is faster than NumPy.
 - Copy bandwidth: NumPy's copyto of N contiguous slices on N Python threads (NumPy releases
   the GIL) into an existing array of 2^24 and of 2^26 float32; the larger figure counts.
@@ -46,6 +48,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -211,22 +214,31 @@ def copy_bandwidth(src: np.ndarray, threads: int, opts) -> float:
 
 
 def measure(paths, x, y, exponents, all_threads, opts) -> dict[str, dict[str, dict[int, float]]]:
-    """op -> path -> n -> seconds per call."""
+    """op -> path -> n -> seconds per call: the median of opts.repeats samples of K back-to-back
+    calls. The paths take their samples in turn, so that a slow spell of the machine falls on
+    every path of a row alike, not on whichever path it was measuring then."""
     results: dict[str, dict[str, dict[int, float]]] = {op: {p: {} for p in paths} for op in OPS}
     for e in exponents:
         n = 1 << e
         a, b = x[:n], y[:n]
         for op in OPS:
             args = (a, b) if op in ("add", "multiply") else (a,)
+            calls, ks = {}, {}
             for path, make in paths.items():
                 enter(path, all_threads)
-                r = timing.per_call_back_to_back(
-                    call_of(make(op), inputs_for(path, args)),
-                    lambda: None,
-                    opts.min_time,
-                    opts.repeats,
-                )
-                results[op][path][n] = r.seconds
+                fn = call_of(make(op), inputs_for(path, args))
+                for _ in range(timing.WARMUP_CALLS):
+                    fn()
+                ks[path] = timing.choose_k(fn, lambda: None, opts.min_time)
+                calls[path] = fn
+            samples: dict[str, list[float]] = {p: [] for p in paths}
+            for _ in range(opts.repeats):
+                for path, fn in calls.items():
+                    enter(path, all_threads)
+                    samples[path].append(timing.time_k_calls(fn, lambda: None, ks[path]) / ks[path])
+            for path in paths:
+                results[op][path][n] = statistics.median(samples[path])
+            del calls
             print(
                 f"  2^{e} {op}: " + " | ".join(f"{p} {fmt_time(results[op][p][n])}" for p in paths),
                 flush=True,
