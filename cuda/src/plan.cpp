@@ -13,13 +13,28 @@ ElementwisePlan<N> make_plan(const ArrayView* const* views, const bool* is_scala
   ElementwisePlan<N> plan;
   const ArrayView& out = *views[0];
   plan.size = out.size();
+  bool dense = out.ndim > 0 && plan.size > 0;  // every array operand C-contiguous, out's shape
   for (int i = 0; i < N; ++i) {
     if (is_scalar[i]) {
       plan.scalar_mask |= 1u << i;
       std::memcpy(plan.scalars[i], scalar_values[i], itemsize(views[i]->dtype));
     } else {
-      plan.data[i] = views[i]->data;
+      const ArrayView& v = *views[i];
+      plan.data[i] = v.data;
+      dense = dense && v.ndim == out.ndim && std::equal(v.shape, v.shape + v.ndim, out.shape) &&
+              v.is_c_contiguous();
     }
+  }
+  // The common call, one dense run: what the walk below gives it (one dimension, each array's
+  // item size as its stride), without the walk.
+  if (dense) {
+    plan.ndim = 1;
+    plan.shape[0] = plan.size;
+    for (int i = 0; i < N; ++i) {
+      if (!is_scalar[i]) plan.strides[i][0] = itemsize(views[i]->dtype);
+    }
+    plan.contiguous = true;
+    return plan;
   }
 
   // Right-align every operand to the output, keep dimensions longer than 1, and turn
