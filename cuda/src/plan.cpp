@@ -21,8 +21,8 @@ ElementwisePlan<N> make_plan(const ArrayView* const* views, const bool* is_scala
     } else {
       const ArrayView& v = *views[i];
       plan.data[i] = v.data;
-      dense = dense && v.ndim == out.ndim && std::equal(v.shape, v.shape + v.ndim, out.shape) &&
-              v.is_c_contiguous();
+      dense = dense && v.ndim == out.ndim && v.is_c_contiguous();
+      for (int d = 0; d < v.ndim && dense; ++d) dense = v.shape[d] == out.shape[d];
     }
   }
   // The common call, one dense run: what the walk below gives it (one dimension, each array's
