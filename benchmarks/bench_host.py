@@ -26,7 +26,7 @@ Method
 ------
 - Inputs: standard normal float32, drawn once at the largest size and sliced. Every path's
   result is checked against NumPy's at n = 2^20 before anything is timed. ``cuda reg`` gets
-  copies of its inputs, which die with its cell: a registration covers the whole buffer an
+  copies of its inputs, which die with its row: a registration covers the whole buffer an
   array views and lasts while that buffer lives, so pinning the shared inputs would turn every
   later ``cuda`` and ``numcu`` cell into the pinned path too.
 - Each cell: warm-up calls, then K back-to-back calls lasting at least 50 ms, median of 5
