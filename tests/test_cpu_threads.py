@@ -306,14 +306,14 @@ UFUNCS = (
 
 # Loops split from a smaller size: float functions and integer division.
 COSTLY_UFUNCS = set(
-    "divide sqrt exp log1p sin cos tanh arctan2 hypot rint copysign floor_divide remainder "
+    "divide sqrt exp log log1p sin cos tanh arctan2 hypot rint copysign floor_divide remainder "
     "power".split()
 )
 
 
 # Float functions (integers run on the smallest float that holds them): a unary one splits by
 # the dtype it computes in.
-FLOAT_FUNCTIONS = set("sqrt exp log1p sin cos tanh arctan2 hypot rint copysign".split())
+FLOAT_FUNCTIONS = set("sqrt exp log log1p sin cos tanh arctan2 hypot rint copysign".split())
 
 
 def split_grain(name, dtype):

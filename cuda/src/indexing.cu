@@ -1,6 +1,5 @@
 // Gathers, non-zero positions and exact (integer and bool) matrix products on the GPU, and
-// numcu.arange and numcu.linspace (one thread per element, grid-stride). One file: each costs
-// nvcc about 2 s however little it holds.
+// numcu.arange and numcu.linspace (one thread per element, grid-stride).
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,6 +1,5 @@
 // The reductions that compare, and those that test for non-zero elements (see
-// reduce_families.hpp for the kernels they share; any and all share theirs). One file: each costs
-// nvcc about 2 s however little it holds.
+// reduce_families.hpp for the kernels they share; any and all share theirs).
 #include "reduce_cuda.cuh"
 
 NUMCU_DEFINE_REDUCE_CUDA(min, Min)

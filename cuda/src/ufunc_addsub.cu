@@ -1,5 +1,4 @@
-// CUDA kernels of the ufunc groups "addsub" and "select" (see NUMCU_UFUNCS). Every file costs nvcc
-// about 2 s however little it holds, so groups of a few seconds each share one.
+// CUDA kernels of the ufunc groups "addsub" and "select" (see NUMCU_UFUNCS).
 #define NUMCU_IN_GROUP_addsub NUMCU_DEFINE_UFUNC_CUDA_FULL
 #define NUMCU_IN_GROUP_select NUMCU_DEFINE_UFUNC_CUDA_LEAN
 

@@ -1,5 +1,4 @@
-// CUDA kernels of the ufunc groups "trig" and "atrig" (see NUMCU_UFUNCS). Every file costs nvcc
-// about 2 s however little it holds, so groups of a few seconds each share one.
+// CUDA kernels of the ufunc groups "trig" and "atrig" (see NUMCU_UFUNCS).
 #define NUMCU_IN_GROUP_trig NUMCU_DEFINE_UFUNC_CUDA_LEAN
 #define NUMCU_IN_GROUP_atrig NUMCU_DEFINE_UFUNC_CUDA_LEAN
 
