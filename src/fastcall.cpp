@@ -1,5 +1,6 @@
 #include "fastcall.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,9 @@ void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs
                          std::to_string(spec.max_positional) + " positional arguments (" +
                          std::to_string(nargs) + " given)");
   }
-  for (int i = 0; i < spec.count; ++i) values[i] = i < nargs ? args[i] : nullptr;
+  const int positional = static_cast<int>(std::min<Py_ssize_t>(nargs, spec.count));
+  for (int i = 0; i < positional; ++i) values[i] = args[i];
+  for (int i = positional; i < spec.count; ++i) values[i] = nullptr;
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   if (nkw > 0 && !spec.interned) {
     if (spec.count > ArgSpec::kMaxParameters) {

@@ -32,7 +32,7 @@ py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
   void* block = bytes >= pool_min_bytes && bytes > 0 ? cuda::allocate_host_pooled(bytes) : nullptr;
   if (block == nullptr) {
     py::object a = numpy_empty(dtype, ndim, shape, strides);
-    *data = static_cast<char*>(py::array(a).mutable_data());
+    *data = py::detail::array_proxy(a.ptr())->data;  // a new, writable array of its own memory
     return a;
   }
   // The capsule is the array's base: the block goes back when the last view of it is gone.

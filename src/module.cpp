@@ -12,6 +12,7 @@
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
+#include "numcu/launch_check.hpp"
 #include "numcu/runtime.hpp"
 #include "reduce_call.hpp"
 #include "transfer.hpp"
@@ -25,6 +26,41 @@ namespace {
 PyObject* g_cuda_error = nullptr;
 PyObject* g_out_of_memory = nullptr;
 PyObject* g_cuda_unavailable = nullptr;
+
+// _launch_check: a three-operand elementwise plan (operand 0 the output) through the inline
+// dense test (`full` false) or the whole check (`full` true). "" where it passes, else the
+// check's message, or "dense test: no" where the dense test leaves the plan to the whole check.
+// For tests: the two must never disagree on a plan the dense test passes.
+std::string launch_check(const std::vector<std::uintptr_t>& data, std::int64_t size,
+                         const std::vector<std::int64_t>& shape,
+                         const std::vector<std::vector<std::int64_t>>& strides,
+                         const std::vector<int>& itemsizes, const std::vector<int>& alignments,
+                         unsigned scalar_mask, bool full) {
+  constexpr int N = 3;
+  const int ndim = static_cast<int>(shape.size());
+  if (data.size() != N || strides.size() != N || itemsizes.size() != N ||
+      (!alignments.empty() && alignments.size() != N) || ndim > kMaxKernelDims) {
+    throw_value_error("_launch_check: three operands of at most kMaxKernelDims dimensions");
+  }
+  ElementwisePlan<N> p;
+  p.size = size;
+  p.ndim = ndim;
+  p.scalar_mask = scalar_mask;
+  for (int d = 0; d < ndim; ++d) p.shape[d] = shape[d];
+  for (int i = 0; i < N; ++i) {
+    if (static_cast<int>(strides[i].size()) != ndim) throw_value_error("_launch_check: strides");
+    p.data[i] = reinterpret_cast<char*>(data[i]);
+    for (int d = 0; d < ndim; ++d) p.strides[i][d] = strides[i][d];
+  }
+  const int* align = alignments.empty() ? nullptr : alignments.data();
+  if (!full) return dense_plan_fits(p, itemsizes.data(), align) ? "" : "dense test: no";
+  try {
+    check_launch_full(p, itemsizes.data(), align);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -426,6 +462,9 @@ PYBIND11_MODULE(_core, m) {
   bind_host_memory(m);
   bind_placement(m);
 
+  m.def("_launch_check", &launch_check, py::arg("data"), py::arg("size"), py::arg("shape"),
+        py::arg("strides"), py::arg("itemsizes"), py::arg("alignments"), py::arg("scalar_mask"),
+        py::arg("full"));
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");
   py::list names;

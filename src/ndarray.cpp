@@ -50,6 +50,10 @@ DeviceAllocation::~DeviceAllocation() {
 
 void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const ArrayView* like,
                    std::int64_t* strides) {
+  if (ndim == 1) {  // the common result: no order to find
+    strides[0] = itemsize(dtype);
+    return;
+  }
   int order[kMaxDims];
   std::iota(order, order + ndim, 0);
   if (like != nullptr && like->ndim == ndim) {

@@ -783,3 +783,72 @@ def test_setitem(data):
         return
     device[key] = source
     assert_matches(device.get(), expected)
+
+
+# --------------------------------------------------------------------------------------------
+# Launch checks: the inline test of dense plans against the whole check
+
+ADDRESS_MAX = 2**64 - 1
+INT64_MAX = 2**63 - 1
+
+
+def edge_ints(lo: int, hi: int, edges: tuple[int, ...]) -> st.SearchStrategy[int]:
+    """Integers in [lo, hi], often one of `edges` (or next to one), where overflow lives."""
+    near = [e + d for e in edges for d in (-1, 0, 1) if lo <= e + d <= hi]
+    return st.one_of(st.sampled_from(near), st.integers(lo, hi))
+
+
+@given(data=st.data())
+@hypothesis.settings(max_examples=2000)
+@counted
+def test_dense_launch_test_never_passes_what_the_full_check_refuses(data):
+    """Every kernel launch first asks an inline test whether its plan is one dense run that
+    fits (launch_check.hpp's dense_plan_fits), and only where it says no runs the whole check.
+    Plans near every overflow edge: a plan the inline test passes also passes the whole check,
+    and a dense plan of real-looking pointers is passed by the inline test (else the fast path
+    would be dead)."""
+    itemsizes = data.draw(st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=3, max_size=3))
+    ndim = data.draw(st.sampled_from([1, 1, 1, 0, 2]), label="ndim")
+    size = data.draw(edge_ints(-2, INT64_MAX, (0, 1, 2**31, 2**60, 2**62, INT64_MAX)))
+    shape = (
+        [size]
+        if ndim == 1
+        else data.draw(st.lists(edge_ints(-1, 2**40, (0, 1)), min_size=ndim, max_size=ndim))
+    )
+    if ndim == 1 and data.draw(st.booleans(), label="other extent"):
+        shape = [data.draw(edge_ints(-1, INT64_MAX, (0, 1, size)))]
+    strides = [
+        [
+            data.draw(
+                st.sampled_from([s, s, -s, 0, 2 * s])
+                | edge_ints(-(2**63), INT64_MAX, (0, INT64_MAX))
+            )
+            for _ in range(ndim)
+        ]
+        for s in itemsizes
+    ]
+    pointers = edge_ints(
+        0, ADDRESS_MAX, (0, 16, 4096, 2**47, 2**63, ADDRESS_MAX - 4095, ADDRESS_MAX)
+    )
+    pointers = data.draw(st.lists(pointers, min_size=3, max_size=3), label="data")
+    alignments = data.draw(
+        st.sampled_from([[], itemsizes])
+        | st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=3, max_size=3)
+    )
+    mask = data.draw(st.integers(0, 7), label="scalar mask")
+    args = (pointers, size, shape, strides, itemsizes, alignments, mask)
+    fast = numcu._core._launch_check(*args, full=False)
+    full = numcu._core._launch_check(*args, full=True)
+    assert fast in ("", "dense test: no")
+    if fast == "":
+        assert full == "", (args, full)
+
+    # The same operands as one dense run that fits, their pointers aligned to 16: the whole
+    # check passes it where every alignment divides its item size, and so does the inline test.
+    n = data.draw(st.integers(2, 2**40), label="n")
+    dense = [[s] for s in itemsizes]
+    base = [16 * data.draw(st.integers(1, 2**40)) for _ in range(3)]
+    args = (base, n, [n], dense, itemsizes, alignments, 0)
+    aligned = all(s % a == 0 for a, s in zip(alignments or itemsizes, itemsizes))
+    assert (numcu._core._launch_check(*args, full=True) == "") == aligned
+    assert (numcu._core._launch_check(*args, full=False) == "") == aligned

@@ -5,6 +5,21 @@
 namespace numcu {
 namespace {
 
+// dtype_from_kind finds every dtype by its own kind and size, but bfloat16, whose ('f', 2) is
+// float16's.
+constexpr bool kind_size_lookups_hold() {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const auto d = static_cast<DType>(i);
+    DType found{};
+    if (!dtype_from_kind(dtype_kind(d), itemsize(d), &found)) return false;
+    if (found != (d == DType::bfloat16 ? DType::float16 : d)) return false;
+  }
+  DType none{};
+  return !dtype_from_kind('f', 1, &none) && !dtype_from_kind('c', 4, &none) &&
+         !dtype_from_kind('V', 2, &none) && !dtype_from_kind('i', 3, &none);
+}
+static_assert(kind_size_lookups_hold());
+
 int kind_rank(char kind) {
   switch (kind) {
     case 'b':

@@ -64,7 +64,7 @@ constexpr std::int64_t kMaxThreadsInGrid = std::int64_t{0x7fffffff} * 256;
 }  // namespace
 
 template <int N>
-void check_launch(const ElementwisePlan<N>& p, const int* itemsizes, const int* alignments) {
+void check_launch_full(const ElementwisePlan<N>& p, const int* itemsizes, const int* alignments) {
   const char* kind = "elementwise kernel";
   if (p.size < 0 || p.ndim < 0 || p.ndim > kMaxKernelDims) {
     refuse(kind, "a plan of " + std::to_string(p.size) + " elements in " + std::to_string(p.ndim) +
@@ -87,9 +87,9 @@ void check_launch(const ElementwisePlan<N>& p, const int* itemsizes, const int* 
   }
 }
 
-template void check_launch<2>(const ElementwisePlan<2>&, const int*, const int*);
-template void check_launch<3>(const ElementwisePlan<3>&, const int*, const int*);
-template void check_launch<4>(const ElementwisePlan<4>&, const int*, const int*);
+template void check_launch_full<2>(const ElementwisePlan<2>&, const int*, const int*);
+template void check_launch_full<3>(const ElementwisePlan<3>&, const int*, const int*);
+template void check_launch_full<4>(const ElementwisePlan<4>&, const int*, const int*);
 
 void check_launch(const ReducePlan& p, int in_size, int out_size, bool scan, bool device) {
   const char* kind = scan ? "scan kernel" : "reduction kernel";

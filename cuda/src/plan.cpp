@@ -21,8 +21,13 @@ ElementwisePlan<N> make_plan(const ArrayView* const* views, const bool* is_scala
     } else {
       const ArrayView& v = *views[i];
       plan.data[i] = v.data;
-      dense = dense && v.ndim == out.ndim && v.is_c_contiguous();
-      for (int d = 0; d < v.ndim && dense; ++d) dense = v.shape[d] == out.shape[d];
+      // C-contiguous with out's shape, in one pass (out has no zero extent here).
+      std::int64_t expected = itemsize(v.dtype);
+      dense = dense && v.ndim == out.ndim;
+      for (int d = v.ndim - 1; d >= 0 && dense; --d) {
+        dense = v.shape[d] == out.shape[d] && (v.shape[d] == 1 || v.strides[d] == expected);
+        expected *= v.shape[d];
+      }
     }
   }
   // The common call, one dense run: what the walk below gives it (one dimension, each array's

@@ -2,6 +2,7 @@
 numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
 """
 from __future__ import annotations
+import collections.abc
 import typing
 from . import cuda
 __all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
@@ -322,6 +323,8 @@ def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
     """
     What intake makes of obj (data, shape, strides in bytes, dtype, device, stream joined, route): for tests. route: None (numcu's choice), 'exchange', 'cupy', 'buffer', 'interfaces' or 'dlpack'.
     """
+def _launch_check(data: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], size: typing.SupportsInt | typing.SupportsIndex, shape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], strides: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]], itemsizes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], alignments: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], scalar_mask: typing.SupportsInt | typing.SupportsIndex, full: bool) -> str:
+    ...
 def _matmul(a: typing.Any, b: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     a @ b on the GPU for operands of one dtype and broadcast batch dimensions: cuBLAS for floating and complex dtypes (loaded at first use), a kernel of numcu's for integers.

@@ -63,8 +63,8 @@ inline bool span_of(const std::int64_t* shape, const std::int64_t* strides, int 
     if (!mul(shape[d] - 1, strides[d], extent)) return false;
     if (!(extent < 0 ? add(span.lo, extent, span.lo) : add(span.hi, extent, span.hi))) return false;
   }
-  return add(span.hi, itemsize, span.hi) && span.hi - span.lo >= 0 &&
-         (span.hi - span.lo) <= kMaxBytes;
+  std::int64_t width = 0;  // hi - lo, which can pass int64 with lo < 0
+  return add(span.hi, itemsize, span.hi) && !__builtin_sub_overflow(span.hi, span.lo, &width);
 }
 
 // Whether [data + lo, data + hi) is a range of addresses that does not wrap around.
@@ -149,12 +149,32 @@ inline bool elements_aligned(const ArrayView& v) {
 
 // Whether a view of memory numcu did not allocate is sound: its shape passes shape_status, its
 // byte extent fits in int64 without wrapping the address space, and, with `aligned`, its
-// elements are aligned (elements_aligned). The fast test of intake; view_problem says why not.
+// elements are aligned (elements_aligned). The fast test of intake, which every operand of every
+// call takes: shape_status, span_of and addresses_fit in one pass over the dimensions.
+// view_problem says why not.
 inline bool view_fits(const ArrayView& v, bool aligned) {
-  ByteSpan span;
-  return shape_status(v.shape, v.ndim, itemsize(v.dtype)) == ShapeStatus::ok &&
-         span_of(v.shape, v.strides, v.ndim, itemsize(v.dtype), span) &&
-         (span.hi == span.lo || addresses_fit(v.data, span)) && (!aligned || elements_aligned(v));
+  const std::int64_t size = itemsize(v.dtype);
+  std::int64_t nonzero = size;  // shape_status's product
+  ByteSpan span;                // span_of's, meaningful while `spans` holds
+  bool empty = false;
+  bool spans = true;
+  for (int d = 0; d < v.ndim; ++d) {
+    const std::int64_t n = v.shape[d];
+    if (n < 0) return false;
+    if (n == 0) {
+      empty = true;
+      continue;
+    }
+    if (!mul(nonzero, n, nonzero)) return false;
+    std::int64_t extent = 0;
+    spans = spans && mul(n - 1, v.strides[d], extent) &&
+            (extent < 0 ? add(span.lo, extent, span.lo) : add(span.hi, extent, span.hi));
+  }
+  if (empty) return true;  // no element to reach, none to align
+  std::int64_t width = 0;
+  return spans && add(span.hi, size, span.hi) &&
+         !__builtin_sub_overflow(span.hi, span.lo, &width) && addresses_fit(v.data, span) &&
+         (!aligned || elements_aligned(v));
 }
 
 // What is wrong with a view of memory numcu did not allocate (a foreign interface, a buffer),

@@ -107,17 +107,71 @@ constexpr int itemsize(DType d) {
 
 constexpr bool is_inexact(DType d) { return dtype_kind(d) == 'f' || dtype_kind(d) == 'c'; }
 
-// Looks a dtype up by kind character and itemsize (as the buffer protocol and
-// __cuda_array_interface__ describe one); false if numcu has no such dtype.
-constexpr bool dtype_from_kind(char kind, int size, DType* out) {
-#define NUMCU_CASE(e, T, name, k, s) \
-  if (kind == k && size == s) {      \
-    *out = DType::e;                 \
-    return true;                     \
+namespace detail {
+// Rows and columns of the table dtype_from_kind reads; -1 for a kind or size no dtype has.
+constexpr int kind_slot(char kind) {
+  switch (kind) {
+    case 'b':
+      return 0;
+    case 'i':
+      return 1;
+    case 'u':
+      return 2;
+    case 'f':
+      return 3;
+    case 'c':
+      return 4;
+    default:
+      return -1;
   }
-  NUMCU_DTYPES(NUMCU_CASE)
-#undef NUMCU_CASE
-  return false;
+}
+constexpr int size_slot(int size) {
+  switch (size) {
+    case 1:
+      return 0;
+    case 2:
+      return 1;
+    case 4:
+      return 2;
+    case 8:
+      return 3;
+    case 16:
+      return 4;
+    default:
+      return -1;
+  }
+}
+// The dtype of each (kind, size), the first of NUMCU_DTYPES where two share one (float16
+// before bfloat16); -1 where none. Built from NUMCU_DTYPES at compile time: a dtype with a kind
+// or size outside the slots above stops the build here.
+struct KindSizeTable {
+  signed char dtype[5][5];
+};
+constexpr KindSizeTable make_kind_size_table() {
+  KindSizeTable t{};
+  for (auto& row : t.dtype) {
+    for (auto& cell : row) cell = -1;
+  }
+#define NUMCU_SLOT(e, T, name, k, s)                                          \
+  if (t.dtype[kind_slot(k)][size_slot(s)] < 0) {                              \
+    t.dtype[kind_slot(k)][size_slot(s)] = static_cast<signed char>(DType::e); \
+  }
+  NUMCU_DTYPES(NUMCU_SLOT)
+#undef NUMCU_SLOT
+  return t;
+}
+inline constexpr KindSizeTable kKindSizeTable = make_kind_size_table();
+}  // namespace detail
+
+// Looks a dtype up by kind character and itemsize (as the buffer protocol and
+// __cuda_array_interface__ describe one); false if numcu has no such dtype. One table read: every
+// NumPy operand's intake asks.
+constexpr bool dtype_from_kind(char kind, int size, DType* out) {
+  const int k = detail::kind_slot(kind);
+  const int s = detail::size_slot(size);
+  if (k < 0 || s < 0 || detail::kKindSizeTable.dtype[k][s] < 0) return false;
+  *out = static_cast<DType>(detail::kKindSizeTable.dtype[k][s]);
+  return true;
 }
 
 // NumPy 2 promotion of two (strong) dtypes.
