@@ -12,6 +12,7 @@
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
+#include "numcu/elementwise.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/runtime.hpp"
 #include "reduce_call.hpp"

@@ -1,5 +1,7 @@
 #include "numcu/launch_check.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "numcu/checked.hpp"
@@ -64,6 +66,31 @@ constexpr std::int64_t kMaxThreadsInGrid = std::int64_t{0x7fffffff} * 256;
 }  // namespace
 
 template <int N>
+bool dense_plan_fits(const ElementwisePlan<N>& p, const int* itemsizes, const int* alignments) {
+  if (p.ndim != 1 || p.size < 1 || p.shape[0] != p.size) return false;
+  for (int i = 0; i < N; ++i) {
+    if ((p.scalar_mask >> i) & 1u) continue;
+    const std::int64_t size = itemsizes[i];
+    const auto base = reinterpret_cast<std::uintptr_t>(p.data[i]);
+    std::int64_t bytes = 0;
+    if (base == 0 || p.strides[i][0] != size || !checked::mul(p.size, size, bytes) ||
+        base > std::numeric_limits<std::uintptr_t>::max() - static_cast<std::uintptr_t>(bytes)) {
+      return false;
+    }
+    if (alignments != nullptr && alignments[i] > 1 &&
+        (size % alignments[i] != 0 || base % static_cast<std::uintptr_t>(alignments[i]) != 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <int N>
+void check_launch(const ElementwisePlan<N>& p, const int* itemsizes, const int* alignments) {
+  if (!dense_plan_fits(p, itemsizes, alignments)) check_launch_full(p, itemsizes, alignments);
+}
+
+template <int N>
 void check_launch_full(const ElementwisePlan<N>& p, const int* itemsizes, const int* alignments) {
   const char* kind = "elementwise kernel";
   if (p.size < 0 || p.ndim < 0 || p.ndim > kMaxKernelDims) {
@@ -87,9 +114,14 @@ void check_launch_full(const ElementwisePlan<N>& p, const int* itemsizes, const 
   }
 }
 
-template void check_launch_full<2>(const ElementwisePlan<2>&, const int*, const int*);
-template void check_launch_full<3>(const ElementwisePlan<3>&, const int*, const int*);
-template void check_launch_full<4>(const ElementwisePlan<4>&, const int*, const int*);
+#define NUMCU_INSTANTIATE(N)                                                           \
+  template bool dense_plan_fits<N>(const ElementwisePlan<N>&, const int*, const int*); \
+  template void check_launch<N>(const ElementwisePlan<N>&, const int*, const int*);    \
+  template void check_launch_full<N>(const ElementwisePlan<N>&, const int*, const int*);
+NUMCU_INSTANTIATE(2)
+NUMCU_INSTANTIATE(3)
+NUMCU_INSTANTIATE(4)
+#undef NUMCU_INSTANTIATE
 
 void check_launch(const ReducePlan& p, int in_size, int out_size, bool scan, bool device) {
   const char* kind = scan ? "scan kernel" : "reduction kernel";
