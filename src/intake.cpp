@@ -672,8 +672,7 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
     return false;
   }
   v.readonly = false;
-  if (checked::shape_status(v.shape, v.ndim, itemsize(dt)) != checked::ShapeStatus::ok ||
-      !checked::view_fits(v, true)) {
+  if (!checked::view_fits(v, true)) {
     return false;  // the general route says what is wrong
   }
   const py::object current = py::reinterpret_steal<py::object>(PyObject_CallNoArgs(current_stream));

@@ -1,7 +1,6 @@
 #include "numcu/launch_check.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "numcu/checked.hpp"
@@ -72,9 +71,9 @@ bool dense_plan_fits(const ElementwisePlan<N>& p, const int* itemsizes, const in
     if ((p.scalar_mask >> i) & 1u) continue;
     const std::int64_t size = itemsizes[i];
     const auto base = reinterpret_cast<std::uintptr_t>(p.data[i]);
-    std::int64_t bytes = 0;
-    if (base == 0 || p.strides[i][0] != size || !checked::mul(p.size, size, bytes) ||
-        base > std::numeric_limits<std::uintptr_t>::max() - static_cast<std::uintptr_t>(bytes)) {
+    ByteSpan span;  // [0, size * itemsize)
+    if (base == 0 || p.strides[i][0] != size || !checked::mul(p.size, size, span.hi) ||
+        !checked::addresses_fit(p.data[i], span)) {
       return false;
     }
     if (alignments != nullptr && alignments[i] > 1 &&

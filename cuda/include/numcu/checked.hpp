@@ -147,12 +147,13 @@ inline bool elements_aligned(const ArrayView& v) {
   return true;
 }
 
-// Whether a view of memory numcu did not allocate is sound: its shape passes shape_status, its
-// byte extent fits in int64 without wrapping the address space, and, with `aligned`, its
-// elements are aligned (elements_aligned). The fast test of intake, which every operand of every
-// call takes: shape_status, span_of and addresses_fit in one pass over the dimensions.
-// view_problem says why not.
-inline bool view_fits(const ArrayView& v, bool aligned) {
+// Whether a view of memory numcu did not allocate is sound, and if not, the first rule it breaks:
+// its shape passes shape_status (negative, too_big), its byte extent fits in int64
+// (span_too_big) without wrapping the address space (wraps), and, with `aligned`, its elements
+// are aligned (elements_aligned). Every operand of every call is asked: shape_status, span_of
+// and addresses_fit in one pass over the dimensions.
+enum class ViewStatus { ok, negative, too_big, span_too_big, wraps, misaligned };
+inline ViewStatus view_status(const ArrayView& v, bool aligned) {
   const std::int64_t size = itemsize(v.dtype);
   std::int64_t nonzero = size;  // shape_status's product
   ByteSpan span;                // span_of's, meaningful while `spans` holds
@@ -160,50 +161,57 @@ inline bool view_fits(const ArrayView& v, bool aligned) {
   bool spans = true;
   for (int d = 0; d < v.ndim; ++d) {
     const std::int64_t n = v.shape[d];
-    if (n < 0) return false;
+    if (n < 0) return ViewStatus::negative;
     if (n == 0) {
       empty = true;
       continue;
     }
-    if (!mul(nonzero, n, nonzero)) return false;
+    if (!mul(nonzero, n, nonzero)) return ViewStatus::too_big;
     std::int64_t extent = 0;
     spans = spans && mul(n - 1, v.strides[d], extent) &&
             (extent < 0 ? add(span.lo, extent, span.lo) : add(span.hi, extent, span.hi));
   }
-  if (empty) return true;  // no element to reach, none to align
-  std::int64_t width = 0;
-  return spans && add(span.hi, size, span.hi) &&
-         !__builtin_sub_overflow(span.hi, span.lo, &width) && addresses_fit(v.data, span) &&
-         (!aligned || elements_aligned(v));
+  if (empty) return ViewStatus::ok;  // no element to reach, none to align
+  std::int64_t width = 0;            // hi - lo, which can pass int64 with lo < 0
+  if (!spans || !add(span.hi, size, span.hi) || __builtin_sub_overflow(span.hi, span.lo, &width)) {
+    return ViewStatus::span_too_big;
+  }
+  if (!addresses_fit(v.data, span)) return ViewStatus::wraps;
+  if (aligned && !elements_aligned(v)) return ViewStatus::misaligned;
+  return ViewStatus::ok;
+}
+
+// The fast test of intake; view_problem says why not.
+inline bool view_fits(const ArrayView& v, bool aligned) {
+  return view_status(v, aligned) == ViewStatus::ok;
 }
 
 // What is wrong with a view of memory numcu did not allocate (a foreign interface, a buffer),
-// or an empty string: a negative extent, a size beyond kMaxBytes, a byte extent that overflows
-// or wraps the address space, and, with `aligned` (memory a kernel loads typed elements from),
-// a data pointer or strides that are not multiples of the item size.
+// or an empty string: view_status's finding, in words.
 inline std::string view_problem(const ArrayView& v, bool aligned) {
-  std::string problem = shape_problem(v);
-  if (!problem.empty()) return problem;
   const std::int64_t size = itemsize(v.dtype);
-  ByteSpan span;
-  if (!span_of(v.shape, v.strides, v.ndim, size, span)) {
-    return "strides " + shape_text(v.strides, v.ndim) + " with shape " +
-           shape_text(v.shape, v.ndim) + " reach more than 2**63 - 1 bytes";
+  switch (view_status(v, aligned)) {
+    case ViewStatus::ok:
+      return std::string();
+    case ViewStatus::negative:
+    case ViewStatus::too_big:
+      return shape_problem(v);
+    case ViewStatus::span_too_big:
+      return "strides " + shape_text(v.strides, v.ndim) + " with shape " +
+             shape_text(v.shape, v.ndim) + " reach more than 2**63 - 1 bytes";
+    case ViewStatus::wraps:
+      return "the elements at data pointer " +
+             std::to_string(reinterpret_cast<std::uintptr_t>(v.data)) + " with strides " +
+             shape_text(v.strides, v.ndim) + " lie beyond the ends of the address space";
+    case ViewStatus::misaligned:
+      break;
   }
-  if (span.hi > span.lo && !addresses_fit(v.data, span)) {
-    return "the elements at data pointer " +
-           std::to_string(reinterpret_cast<std::uintptr_t>(v.data)) + " with strides " +
-           shape_text(v.strides, v.ndim) + " lie beyond the ends of the address space";
+  if (reinterpret_cast<std::uintptr_t>(v.data) % static_cast<std::uintptr_t>(size) != 0) {
+    return "data pointer " + std::to_string(reinterpret_cast<std::uintptr_t>(v.data)) +
+           " is not a multiple of the item size " + std::to_string(size);
   }
-  if (aligned && !elements_aligned(v)) {
-    if (reinterpret_cast<std::uintptr_t>(v.data) % static_cast<std::uintptr_t>(size) != 0) {
-      return "data pointer " + std::to_string(reinterpret_cast<std::uintptr_t>(v.data)) +
-             " is not a multiple of the item size " + std::to_string(size);
-    }
-    return "strides " + shape_text(v.strides, v.ndim) + " are not multiples of the item size " +
-           std::to_string(size);
-  }
-  return std::string();
+  return "strides " + shape_text(v.strides, v.ndim) + " are not multiples of the item size " +
+         std::to_string(size);
 }
 
 }  // namespace numcu::checked
