@@ -126,10 +126,8 @@ DType real_dtype(DType d) {
 }
 
 // NumPy's result dtype of sum and prod (and their scans): small integers widen, float16 and
-// bfloat16 stay.
-DType sum_result_dtype(DType t) {
-  return t == DType::float16 || t == DType::bfloat16 ? t : reduce_out_dtype(ReduceOp::sum, t);
-}
+// bfloat16 stay (the loop's own output, as for every other dtype).
+DType sum_result_dtype(DType t) { return reduce_out_dtype(ReduceOp::sum, t); }
 
 // The dtype NumPy returns, given the input dtype and dtype= (when has_dtype).
 DType result_dtype(Result rule, DType t, bool has_dtype, DType requested) {
@@ -191,7 +189,15 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   // dtypes: the loop's input (dtype= converts the input first), its output, and NumPy's result
   const DType t = x.view.dtype;
   const bool has_dtype = !dtype_obj.is_none();
-  const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
+  call.output(out_obj);
+  DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
+  // float16 and bfloat16 sums and products are rounded to their dtype as their loops store them.
+  // An out of another dtype takes the float32 result unrounded, as NumPy's loop in out's dtype
+  // gives it: the input is read as float32.
+  if (!has_dtype && info.result == Result::accumulated && call.has_out() &&
+      (t == DType::float16 || t == DType::bfloat16) && call.out().view.dtype != t) {
+    loop_in = DType::float32;
+  }
   const ReduceOp op = is_inexact(loop_in) ? info.op : info.op_exact;
   if (!reduce_supports(op, loop_in)) {
     throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
@@ -219,7 +225,6 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
     throw_value_error(std::string(fname) + ": zero-size array to reduction operation " +
                       info.empty + " which has no identity");
   }
-  call.output(out_obj);
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
 
   call.cost(OpClass::reduction, 0.0, static_cast<double>(x.view.size()));

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import DTYPES, TOLERANCES, gpu_param, poisoned, random_array
+from conftest import DTYPES, TOLERANCES, gpu_param, import_or_skip, poisoned, random_array
 
 import numcu
 
@@ -325,6 +325,35 @@ def test_out(backend, rng, name, out_dtype, keepdims):
         assert result is out
         got = out
     check(got, expected, name, a, scalar_ok=False)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "nansum"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_narrow_sums_into_a_float32_out_are_not_rounded(backend, rng, name, dtype):
+    """float16 and bfloat16 sums and products round to their dtype where it is the result; an out
+    of float32 gets the float32 result unrounded, as NumPy's loop in out's dtype computes it."""
+    narrow = import_or_skip("ml_dtypes").bfloat16 if dtype == "bfloat16" else np.float16
+    # float32 products of 400 factors may be off by 400 roundings (2.4e-5) in any order; the data
+    # are drawn until rounding the result to the narrow dtype moves it by 2e-4 or more, four
+    # times the tolerance below, so that a rounded result cannot pass.
+    for _ in range(50):
+        values = rng.random(400, dtype=np.float32)
+        values = 1 + (values - 0.5) / 64 if name == "prod" else values + 0.5
+        a = values.astype(narrow)
+        exact = getattr(np, name)(a.astype(np.float64))
+        if abs(float(np.float64(exact).astype(narrow)) - exact) > 2e-4 * abs(exact):
+            break
+    else:
+        pytest.fail("no data found whose result the narrow dtype rounds by 2e-4")
+    out = poisoned((), "float32", exact)
+    if backend == "numcu":
+        out_dev = numcu.asarray(out)
+        assert getattr(numcu, name)(numcu.asarray(a), out=out_dev) is out_dev
+        got = out_dev.get()
+    else:
+        assert getattr(numcu, name)(a, out=out, device=backend) is out
+        got = out
+    np.testing.assert_allclose(got, exact, rtol=5e-5)
 
 
 def test_out_of_a_full_reduction_is_0d(rng):

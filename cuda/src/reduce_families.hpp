@@ -1,9 +1,10 @@
 // Reducers that differ only in a flag share one GPU kernel: min, max, nanmin and nanmax run one
 // kernel per dtype, argmin and argmax another, any and all another, and on inexact dtypes sum,
-// nansum and mean one, prod and nanprod one. The flag is a run-time member, uniform across the
-// launch; it costs a select per element in kernels bound by memory, and halves the kernels the
-// module holds and the build compiles. Results are the reducers' of reducers.hpp exactly (the
-// CPU backend runs those); family_of maps each of those to its family and flags.
+// nansum and mean one (float16 and bfloat16: mean apart), prod and nanprod one. The flag is a
+// run-time member, uniform across the launch; it costs a select per element in kernels bound by
+// memory, and halves the kernels the module holds and the build compiles. Results are the reducers'
+// of reducers.hpp exactly (the CPU backend runs those); family_of maps each of those to its family
+// and flags.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +15,16 @@
 
 namespace numcu::reduce {
 
-// sum, nansum, mean (multiply = false) or prod, nanprod (true) of an inexact dtype.
-template <class T, bool Multiply>
+// sum, nansum, mean (multiply = false) or prod, nanprod (true) of an inexact dtype, stored as
+// Out: the reducers' output type, which is the accumulator's except for float16 and bfloat16,
+// whose sums and products are stored narrow and whose means (var's first pass) are not. Their
+// means therefore have a kernel of their own; for every other dtype Out is the accumulator and
+// sum and mean share one.
+template <class T, bool Multiply, class Out_ = compute_t<T>>
 struct InexactFamily : Base {
   using In = T;
   using Acc = compute_t<T>;
-  using Out = Acc;
+  using Out = Out_;
   bool skip_nan = false;
   bool mean = false;
   NUMCU_HD Acc identity() const { return Acc(Multiply ? 1 : 0); }
@@ -35,7 +40,7 @@ struct InexactFamily : Base {
     }
   }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const {
-    return mean ? divide_by_count(a, static_cast<double>(this->p.n)) : a;
+    return convert<Out>(mean ? divide_by_count(a, static_cast<double>(this->p.n)) : a);
   }
 };
 
@@ -116,9 +121,11 @@ struct LogicalFamily : Base {
 };
 
 template <class T>
-using SumFamily = InexactFamily<T, false>;
+using SumFamily = InexactFamily<T, false, typename Sum<T>::Out>;
 template <class T>
-using ProdFamily = InexactFamily<T, true>;
+using MeanFamily = InexactFamily<T, false, typename Mean<T>::Out>;
+template <class T>
+using ProdFamily = InexactFamily<T, true, typename Prod<T>::Out>;
 
 // The kernel a reducer runs on: itself, or its family with the flags that make it behave alike.
 template <class R, class = void>
@@ -127,21 +134,22 @@ struct family_of {
   static type make(const R& r) { return r; }
 };
 
-#define NUMCU_FAMILY(Reducer, condition, Family, flags)         \
-  template <class T>                                            \
-  struct family_of<Reducer<T>, std::enable_if_t<(condition)>> { \
-    using type = Family<T>;                                     \
-    static type make(const Reducer<T>& r) {                     \
-      type f;                                                   \
-      f.p = r.p;                                                \
-      flags;                                                    \
-      return f;                                                 \
-    }                                                           \
+#define NUMCU_FAMILY(Reducer, condition, Family, flags)                          \
+  template <class T>                                                             \
+  struct family_of<Reducer<T>, std::enable_if_t<(condition)>> {                  \
+    using type = Family<T>;                                                      \
+    static_assert(std::is_same_v<typename type::Out, typename Reducer<T>::Out>); \
+    static type make(const Reducer<T>& r) {                                      \
+      type f;                                                                    \
+      f.p = r.p;                                                                 \
+      flags;                                                                     \
+      return f;                                                                  \
+    }                                                                            \
   };
 
 NUMCU_FAMILY(Sum, is_inexact_v<T>, SumFamily, )
 NUMCU_FAMILY(NanSum, true, SumFamily, f.skip_nan = true)
-NUMCU_FAMILY(Mean, is_inexact_v<T>, SumFamily, f.mean = true)
+NUMCU_FAMILY(Mean, is_inexact_v<T>, MeanFamily, f.mean = true)
 NUMCU_FAMILY(Prod, is_inexact_v<T>, ProdFamily, )
 NUMCU_FAMILY(NanProd, true, ProdFamily, f.skip_nan = true)
 NUMCU_FAMILY(Min, true, ExtremeFamily, )

@@ -118,11 +118,13 @@ struct Base {
   static constexpr bool lanewise = false;
 };
 
+// sum, prod and their nan-functions. float16 and bfloat16 accumulate in float32 and are rounded
+// to their own dtype once, when stored: no float32 result to cast afterwards.
 template <class T, class A, int Identity, bool Nan, bool Multiply>
 struct Accumulate : Base {
   using In = T;
   using Acc = A;
-  using Out = A;
+  using Out = std::conditional_t<is_narrow_float_v<T>, T, A>;
   NUMCU_HD Acc identity() const { return Acc(Identity); }
   NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const {
     const Acc v = convert<Acc>(x);
@@ -138,7 +140,7 @@ struct Accumulate : Base {
       return wrap_add(a, b);
     }
   }
-  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(a); }
   // A float reduction whose leaf is the element itself: its accumulators combine lane by lane.
   static constexpr bool lanewise = !Nan && std::is_same_v<T, A> && std::is_floating_point_v<A>;
   template <class V>
@@ -170,6 +172,8 @@ struct NanProd : Accumulate<T, sum_acc_t<T>, 1, true, true> {
 template <class T>
 struct Mean : Accumulate<T, mean_acc_t<T>, 0, false, false> {
   using Acc = mean_acc_t<T>;
+  // var and std read the means of their first pass in the accumulator's dtype.
+  using Out = Acc;
   NUMCU_HD Acc finalize(Acc a, std::int64_t) const {
     return divide_by_count(a, static_cast<double>(this->p.n));
   }

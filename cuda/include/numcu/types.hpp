@@ -32,7 +32,17 @@ NUMCU_HD NUMCU_FORCEINLINE float half_to_float(half h) { return __half2float(h);
 NUMCU_HD NUMCU_FORCEINLINE half float_to_half(float f) { return __float2half_rn(f); }
 NUMCU_HD NUMCU_FORCEINLINE half double_to_half(double d) { return __double2half(d); }
 using bfloat16 = __nv_bfloat16;
-NUMCU_HD NUMCU_FORCEINLINE float bfloat16_to_float(bfloat16 b) { return __bfloat162float(b); }
+// bfloat16 is the upper half of a float32, so widening it is a shift, which is what the
+// toolkit's conversion does too. Written out, the compiler takes both halves of a 32-bit word
+// with a byte permute each, where the conversion extracts each half and multiplies it by 2^16
+// (on the pipe the float adds use): a bfloat16 sum at 2^27 ran 2.7% faster on an H100.
+NUMCU_HD NUMCU_FORCEINLINE float bfloat16_to_float(bfloat16 b) {
+#ifdef __CUDA_ARCH__
+  return __uint_as_float(static_cast<unsigned>(__bfloat16_as_ushort(b)) << 16);
+#else
+  return __bfloat162float(b);
+#endif
+}
 NUMCU_HD NUMCU_FORCEINLINE bfloat16 float_to_bfloat16(float f) { return __float2bfloat16_rn(f); }
 #else
 using half = _Float16;
