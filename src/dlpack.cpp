@@ -441,7 +441,7 @@ const dl::ExchangeAPI* usable_exchange_api(PyObject* capsule) {
 }
 
 bool intake_exchange(const dl::ExchangeAPI* api, py::handle obj, const char* fname, Role role,
-                     Operand& op) {
+                     Operand& op, IntakeMemo* memo) {
   dl::Tensor view;
   const dl::Tensor* t = &view;
   if (api->dltensor_from_py_object_no_sync != nullptr) {
@@ -465,12 +465,24 @@ bool intake_exchange(const dl::ExchangeAPI* api, py::handle obj, const char* fna
   }
   take_tensor(*t, fname, role, op);
   if (op.kind == Operand::Kind::device) {
+    const std::int32_t type = t->device.device_type, id = t->device.device_id;
     void* current = nullptr;
-    if (api->current_work_stream(t->device.device_type, t->device.device_id, &current) != 0) {
-      if (PyErr_Occurred()) throw py::error_already_set();
-      throw_value_error(std::string(fname) +
-                        ": the DLPack producer's current_work_stream failed for device " +
-                        std::to_string(t->device.device_id));
+    if (memo != nullptr && memo->exchange_api == api && memo->exchange_device_type == type &&
+        memo->exchange_device_id == id) {
+      current = memo->exchange_stream;
+    } else {
+      if (api->current_work_stream(type, id, &current) != 0) {
+        if (PyErr_Occurred()) throw py::error_already_set();
+        throw_value_error(std::string(fname) +
+                          ": the DLPack producer's current_work_stream failed for device " +
+                          std::to_string(id));
+      }
+      if (memo != nullptr) {
+        memo->exchange_api = api;
+        memo->exchange_device_type = type;
+        memo->exchange_device_id = id;
+        memo->exchange_stream = current;
+      }
     }
     // The producer's data is ready on its current stream: the work joins it (a no-op when numcu
     // queues on that stream too). 0 and 1 both name the legacy default stream.

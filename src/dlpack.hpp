@@ -121,8 +121,9 @@ const dl::ExchangeAPI* usable_exchange_api(PyObject* capsule);
 // export where the producer has no view function), on the producer's current stream, which the
 // work joins. False, with no Python error set, when the producer declines the object (the caller
 // takes another route); ValueError/TypeError naming `fname` for a tensor numcu cannot use.
+// `memo` (may be null) keeps the producer's stream for the call's other operands.
 bool intake_exchange(const dl::ExchangeAPI* api, py::handle obj, const char* fname, Role role,
-                     Operand& op);
+                     Operand& op, IntakeMemo* memo = nullptr);
 
 // numcu.ndarray's own exchange table, as the capsule its type publishes.
 py::object exchange_api_capsule();

@@ -607,8 +607,10 @@ PyObject* cupy_current_stream(PyTypeObject* type) {
 // builds a seven-entry dict on every access (about a microsecond an operand): data.ptr and
 // data.device_id, shape, strides, dtype, and as the stream its data is written on CuPy's current
 // stream, which is what its interface reports. CuPy's arrays are always writable. False (the
-// general route then) for anything unexpected: a missing attribute, an unknown dtype.
-bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Operand& op) {
+// general route then) for anything unexpected: a missing attribute, an unknown dtype. `memo`
+// (may be null) keeps CuPy's current stream for the call's other operands.
+bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Operand& op,
+                 IntakeMemo* memo) {
   const Names& n = names();
   auto get = [](PyObject* o, PyObject* name) {
     return py::reinterpret_steal<py::object>(PyObject_GetAttr(o, name));
@@ -675,16 +677,26 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
   if (!checked::view_fits(v, true)) {
     return false;  // the general route says what is wrong
   }
-  const py::object current = py::reinterpret_steal<py::object>(PyObject_CallNoArgs(current_stream));
-  const py::object stream = current ? get(current.ptr(), n.ptr) : py::object();
-  if (!stream || !PyLong_Check(stream.ptr())) {
-    PyErr_Clear();
-    return false;
-  }
-  const unsigned long long s = PyLong_AsUnsignedLongLong(stream.ptr());
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    return false;
+  unsigned long long s = 0;
+  if (memo != nullptr && memo->cupy_read) {
+    s = memo->cupy_stream;
+  } else {
+    const py::object current =
+        py::reinterpret_steal<py::object>(PyObject_CallNoArgs(current_stream));
+    const py::object stream = current ? get(current.ptr(), n.ptr) : py::object();
+    if (!stream || !PyLong_Check(stream.ptr())) {
+      PyErr_Clear();
+      return false;
+    }
+    s = PyLong_AsUnsignedLongLong(stream.ptr());
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (memo != nullptr) {
+      memo->cupy_read = true;
+      memo->cupy_stream = s;
+    }
   }
   // CuPy's null stream is the legacy default stream (its interface says 1).
   set_producer_stream(op, s == 0 ? 1 : s, fname, "CuPy's current stream");
@@ -827,7 +839,7 @@ const char* taken_name(Taken t) {
   }
 }
 
-Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
+Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role, IntakeMemo* memo) {
   // numpy.ndarray itself, the commonest operand, is read from its fields at once: it is neither
   // a numcu.ndarray nor a Python scalar, and decide_route gives it NumPy's route.
   if (Py_TYPE(obj.ptr()) == numpy_ndarray_type() && intake_numpy(obj, fname, role, op)) {
@@ -847,15 +859,18 @@ Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
   if (role == Role::input && intake_python_scalar(obj, fname, op)) return Taken::scalar;
   const TypeRoute& route = route_of(Py_TYPE(obj.ptr()));
   const Route kind = route.route;
-  if (kind == Route::exchange && intake_exchange(route.api, obj, fname, role, op)) {
+  if (kind == Route::exchange && intake_exchange(route.api, obj, fname, role, op, memo)) {
     return Taken::exchange;
   }
-  if (kind == Route::cupy && intake_cupy(cupy_current_stream(Py_TYPE(obj.ptr())), obj, fname, op)) {
+  if (kind == Route::cupy &&
+      intake_cupy(cupy_current_stream(Py_TYPE(obj.ptr())), obj, fname, op, memo)) {
     return Taken::cupy;
   }
   // NumPy arrays are read from their fields, or else through the buffer protocol; anything else
   // is asked for __cuda_array_interface__ first (CuPy arrays have a buffer slot that refuses).
   if (kind == Route::numpy && intake_numpy(obj, fname, role, op)) return Taken::host;
+  // The routes below may run Python code, which may change a library's current stream.
+  if (memo != nullptr) *memo = IntakeMemo{};
   if (kind != Route::numpy && intake_interfaces(op, obj, fname, role)) return Taken::interfaces;
   intake_host(op, obj, fname, role);
   return Taken::host;
@@ -863,8 +878,8 @@ Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role) {
 
 }  // namespace
 
-void intake_into(Operand& op, py::handle obj, const char* fname, Role role) {
-  intake_routed(op, obj, fname, role);
+void intake_into(Operand& op, py::handle obj, const char* fname, Role role, IntakeMemo* memo) {
+  intake_routed(op, obj, fname, role, memo);
 }
 
 namespace {
@@ -880,7 +895,7 @@ py::dict intake_info(py::handle obj, py::handle route) {
   Taken taken;
   const std::string name = route.is_none() ? "" : route.cast<std::string>();
   if (name.empty()) {
-    taken = intake_routed(op, obj, fname, Role::input);
+    taken = intake_routed(op, obj, fname, Role::input, nullptr);
   } else if (name == "exchange") {
     py::object capsule = py::type::of(obj).attr("__dlpack_c_exchange_api__");
     const dl::ExchangeAPI* api = usable_exchange_api(capsule.ptr());
@@ -891,7 +906,7 @@ py::dict intake_info(py::handle obj, py::handle route) {
     taken = Taken::exchange;
   } else if (name == "cupy") {
     PyObject* current = cupy_current_stream(Py_TYPE(obj.ptr()));
-    if (current == nullptr || !intake_cupy(current, obj, fname, op)) {
+    if (current == nullptr || !intake_cupy(current, obj, fname, op, nullptr)) {
       throw_value_error(std::string(fname) + ": not a cupy.ndarray numcu can read directly");
     }
     taken = Taken::cupy;

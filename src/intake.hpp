@@ -64,6 +64,19 @@ struct Operand {
 
 enum class Role { input, output };
 
+// What intake asks a producer library once per call instead of once per operand: its current
+// stream, which an operand's data is ready on (CuPy's, or a DLPack exchange table's for one
+// device). The operands of a call are taken one after another on one thread; a route that may
+// run arbitrary Python code in between (an interface property, numpy.asarray) forgets it.
+struct IntakeMemo {
+  bool cupy_read = false;
+  unsigned long long cupy_stream = 0;
+  const void* exchange_api = nullptr;  // the table whose stream is held; null: none
+  std::int32_t exchange_device_type = 0;
+  std::int32_t exchange_device_id = 0;
+  void* exchange_stream = nullptr;
+};
+
 // Turns `obj` into an Operand: numcu.ndarray, then Python scalars, then (NumPy arrays aside)
 // __cuda_array_interface__ and __dlpack__, then the buffer protocol, then anything
 // numpy.asarray takes. `fname` names the calling
@@ -72,7 +85,8 @@ Operand intake(py::handle obj, const char* fname, Role role = Role::input);
 // The same into a fresh (default-constructed) Operand, with no Operand moved. Types are routed
 // by a per-type decision: numpy.ndarray to the buffer protocol, a type with a usable DLPack C
 // exchange table through it, others through their interfaces.
-void intake_into(Operand& op, py::handle obj, const char* fname, Role role = Role::input);
+void intake_into(Operand& op, py::handle obj, const char* fname, Role role = Role::input,
+                 IntakeMemo* memo = nullptr);
 
 // numcu._core._intake_info and _exchange_counts (for tests).
 void bind_intake(py::module_& m);

@@ -62,7 +62,7 @@ class Call {
   Operand& input(py::handle obj) {
     if (nin_ == kMaxInputs) throw_type_error(std::string(fname_) + ": too many inputs");
     Operand& x = in_[nin_++];
-    intake_into(x, obj, fname_);
+    intake_into(x, obj, fname_, Role::input, &memo_);
     return x;
   }
   // A Python scalar taken as a 0-d host array over its own value (reductions and scans take
@@ -75,7 +75,7 @@ class Call {
   void output(py::handle obj) {
     if (obj.is_none()) return;
     out_obj_ = obj;
-    intake_into(out_, obj, fname_, Role::output);
+    intake_into(out_, obj, fname_, Role::output, &memo_);
     has_out_ = true;
   }
   bool has_out() const { return has_out_; }
@@ -167,6 +167,7 @@ class Call {
   Operand out_;
   py::handle out_obj_;
   bool has_out_ = false;
+  IntakeMemo memo_;
   Exec ex_;
   Scratch scratch_;
   // The destination and the Python object holding it.

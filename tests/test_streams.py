@@ -165,6 +165,40 @@ def test_torch_side_stream_producer_is_joined(rng):
     assert_matches(r.get(), a + 2.0)
 
 
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_each_call_joins_the_producers_stream_of_its_time(library, rng):
+    """A producer's current stream is read once a call for all its operands (CuPy's attributes,
+    PyTorch's exchange table): after a call made on one of the producer's streams, a call made
+    on another joins that other one, for every operand. numcu works on a non-blocking stream
+    of its own, which CUDA orders with neither."""
+    lib = import_or_skip(library)
+    a = random_array(rng, (N,), np.float32)
+    mine = numcu.cuda.Stream(non_blocking=True)
+    if library == "cupy":
+        first, second = lib.cuda.Stream(non_blocking=True), lib.cuda.Stream(non_blocking=True)
+        x, y = lib.asarray(a), lib.asarray(a)
+        lib.cuda.Device().synchronize()
+        on = lambda stream: stream  # noqa: E731
+    else:
+        first, second = lib.cuda.Stream(), lib.cuda.Stream()
+        x, y = lib.from_numpy(a).cuda(), lib.from_numpy(a).cuda()
+        lib.cuda.synchronize()
+        on = lib.cuda.stream
+    with on(first):
+        numcu.add(x, y, stream=mine)
+    mine.synchronize()
+    with on(second):
+        for _ in range(20):  # a long queue on the second stream
+            x *= 1.0
+            y *= 1.0
+        x += 1.0
+        y += 2.0
+
+        r = numcu.add(x, y, stream=mine)
+
+    assert_matches(r.get(), 2 * a + 3.0)
+
+
 def test_events_and_timing(rng):
     da = numcu.asarray(random_array(rng, (N,), np.float32))
     start, end = numcu.cuda.Event(timing=True), numcu.cuda.Event(timing=True)
