@@ -23,19 +23,10 @@ namespace numcu::kernels {
 
 constexpr int kBlock = 256;
 
-// 16-byte vectors each thread of the contiguous kernel handles, all loaded before any is used,
-// and the threads of its blocks. Measured on an H100 at n = 2^27: eight elements a thread keep
-// the most bytes in flight without costing occupancy (float16 add: one vector of 8; float32 exp:
-// two of 4); two-input float32 and wider types do best with four vectors. Two-input bfloat16,
-// whose conversions to float32 cost instructions, does best with fewer threads that each load
-// more: blocks of 128 threads with four vectors each (add: 3051 GB/s; 3030 in float16's shape,
-// 256 threads with one vector).
-template <class Out, class... In>
-constexpr bool bfloat16_binary =
-    sizeof...(In) == 2 && (is_bfloat16_v<Out> || ... || is_bfloat16_v<In>);
-constexpr int kBfloat16BinaryBlock = 128;
-constexpr int kBfloat16BinaryVectors = 4;
-
+// 16-byte vectors each thread of the contiguous kernel handles, all loaded before any is used.
+// Measured on an H100 at n = 2^27: eight elements a thread keep the most bytes in flight without
+// costing occupancy (float16 add: one vector of 8; float32 exp: two of 4); two-input float32
+// and wider types do best with four vectors.
 template <int V, int Inputs>
 constexpr int unroll_for() {
   if constexpr (V >= 8) {
@@ -87,7 +78,7 @@ __device__ __forceinline__ T load_one(const ContiguousArgs<N>& a, int i, std::in
 }
 
 // Whole vectors only: the kernel below leaves the last n % V elements to one thread.
-template <int V, int U, int Block, class Op, class Out, class... In, std::size_t... I>
+template <int V, int U, class Op, class Out, class... In, std::size_t... I>
 __device__ __forceinline__ void contiguous_tile(const Op& op,
                                                 const ContiguousArgs<1 + sizeof...(In)>& a,
                                                 std::int64_t first_vec, std::int64_t nvec,
@@ -95,13 +86,13 @@ __device__ __forceinline__ void contiguous_tile(const Op& op,
   cuda::std::tuple<Vec<In, V>...> in[U];
 #pragma unroll
   for (int u = 0; u < U; ++u) {
-    const std::int64_t c = first_vec + u * Block;
+    const std::int64_t c = first_vec + u * kBlock;
     if (c < nvec)
       in[u] = cuda::std::make_tuple(load_vec<In, V>(a, static_cast<int>(I) + 1, c * V)...);
   }
 #pragma unroll
   for (int u = 0; u < U; ++u) {
-    const std::int64_t c = first_vec + u * Block;
+    const std::int64_t c = first_vec + u * kBlock;
     if (c >= nvec) continue;
     Vec<Out, V> r;
 #pragma unroll
@@ -120,14 +111,14 @@ __device__ __forceinline__ void contiguous_element(const Op& op,
       convert<Out>(op(convert<compute_t<In>>(load_one<In>(a, static_cast<int>(I) + 1, e))...));
 }
 
-template <int V, int U, int Block, class Op, class Out, class... In>
-__global__ void __launch_bounds__(Block)
+template <int V, int U, class Op, class Out, class... In>
+__global__ void __launch_bounds__(kBlock)
     contiguous_kernel(Op op, ContiguousArgs<1 + sizeof...(In)> a) {
   const std::int64_t nvec = a.n / V;
-  constexpr std::int64_t kTile = static_cast<std::int64_t>(Block) * U;
+  constexpr std::int64_t kTile = static_cast<std::int64_t>(kBlock) * U;
   for (std::int64_t tile = blockIdx.x; tile * kTile < nvec; tile += gridDim.x) {
-    contiguous_tile<V, U, Block, Op, Out, In...>(op, a, tile * kTile + threadIdx.x, nvec,
-                                                 std::index_sequence_for<In...>{});
+    contiguous_tile<V, U, Op, Out, In...>(op, a, tile * kTile + threadIdx.x, nvec,
+                                          std::index_sequence_for<In...>{});
   }
   if constexpr (V > 1) {
     if (blockIdx.x == 0 && threadIdx.x < a.n - nvec * V) {
@@ -361,19 +352,15 @@ void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof.
       }
     }
     if (aligned) {
-      constexpr bool few_threads = bfloat16_binary<Out, In...> && V == 8 && !long_body<Op, Out>;
-      constexpr int U = long_body<Op, Out> ? 1
-                        : few_threads      ? kBfloat16BinaryVectors
-                                           : unroll_for<V, N - 1>();
-      constexpr int B = few_threads ? kBfloat16BinaryBlock : kBlock;
-      const unsigned grid = grid_for(p.size / V, B * U);
-      contiguous_kernel<V, U, B, Op, Out, In...><<<grid, B, 0, stream>>>(op, a);
+      constexpr int U = long_body<Op, Out> ? 1 : unroll_for<V, N - 1>();
+      const unsigned grid = grid_for(p.size / V, kBlock * U);
+      contiguous_kernel<V, U, Op, Out, In...><<<grid, kBlock, 0, stream>>>(op, a);
       NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
       return;
     }
     if constexpr (full && V > 1) {
       constexpr int U = long_body<Op, Out> ? 1 : unroll_for<1, N - 1>();
-      contiguous_kernel<1, U, kBlock, Op, Out, In...>
+      contiguous_kernel<1, U, Op, Out, In...>
           <<<grid_for(p.size, kBlock * U), kBlock, 0, stream>>>(op, a);
       NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
       return;
