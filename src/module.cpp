@@ -28,7 +28,7 @@ PyObject* g_cuda_error = nullptr;
 PyObject* g_out_of_memory = nullptr;
 PyObject* g_cuda_unavailable = nullptr;
 
-// _launch_check: a three-operand elementwise plan (operand 0 the output) through the inline
+// _launch_check: a three-operand elementwise plan (operand 0 the output) through the quick
 // dense test (`full` false) or the whole check (`full` true). "" where it passes, else the
 // check's message, or "dense test: no" where the dense test leaves the plan to the whole check.
 // For tests: the two must never disagree on a plan the dense test passes.

@@ -786,7 +786,7 @@ def test_setitem(data):
 
 
 # --------------------------------------------------------------------------------------------
-# Launch checks: the inline test of dense plans against the whole check
+# Launch checks: the quick test of dense plans against the whole check
 
 ADDRESS_MAX = 2**64 - 1
 INT64_MAX = 2**63 - 1
@@ -802,10 +802,10 @@ def edge_ints(lo: int, hi: int, edges: tuple[int, ...]) -> st.SearchStrategy[int
 @hypothesis.settings(max_examples=2000)
 @counted
 def test_dense_launch_test_never_passes_what_the_full_check_refuses(data):
-    """Every kernel launch first asks an inline test whether its plan is one dense run that
+    """Every kernel launch first asks a quick test whether its plan is one dense run that
     fits (launch_check.hpp's dense_plan_fits), and only where it says no runs the whole check.
-    Plans near every overflow edge: a plan the inline test passes also passes the whole check,
-    and a dense plan of real-looking pointers is passed by the inline test (else the fast path
+    Plans near every overflow edge: a plan the quick test passes also passes the whole check,
+    and a dense plan of real-looking pointers is passed by the quick test (else the fast path
     would be dead)."""
     itemsizes = data.draw(st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=3, max_size=3))
     ndim = data.draw(st.sampled_from([1, 1, 1, 0, 2]), label="ndim")
@@ -844,7 +844,7 @@ def test_dense_launch_test_never_passes_what_the_full_check_refuses(data):
         assert full == "", (args, full)
 
     # The same operands as one dense run that fits, their pointers aligned to 16: the whole
-    # check passes it where every alignment divides its item size, and so does the inline test.
+    # check passes it where every alignment divides its item size, and so does the quick test.
     n = data.draw(st.integers(2, 2**40), label="n")
     dense = [[s] for s in itemsizes]
     base = [16 * data.draw(st.integers(1, 2**40)) for _ in range(3)]
