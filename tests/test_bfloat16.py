@@ -573,6 +573,25 @@ def test_elementwise_equals_torch(op, rng):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("n", [1, 7, 8, 8191, 8192, 8193, 3 * 8192 + 13, (1 << 20) + 3])
+@pytest.mark.parametrize("op", ["add", "multiply", "maximum", "less"])
+def test_binary_kernel_writes_every_element_once(op, n, rng):
+    """Two-input bfloat16 kernels have a block shape of their own (512 threads, two vectors of
+    eight each): sizes around its tile of 8192 elements, with a tail past the last whole vector,
+    are written whole into a poisoned out, and an offset view takes the unaligned path."""
+    a, b = bf16_array(rng, (n + 1,)), bf16_array(rng, (n + 1,))
+    for start in (0, 1):  # 1: two bytes past the vectors' alignment
+        expected = in_float32(op, a[start : start + n], b[start : start + n])
+        assert expected.dtype == (bool if op == "less" else BF16)
+        x, y = numcu.asarray(a)[start : start + n], numcu.asarray(b)[start : start + n]
+        out = numcu.asarray(poison_bf16((n,)) if op != "less" else ~expected)
+
+        assert getattr(numcu, op)(x, y, out=out) is out
+
+        assert_bf16(out.get(), expected)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("name", ["sum", "mean", "amax"])
 def test_reductions_equal_torch(name, rng):
     torch = torch_cuda()
