@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -231,6 +232,9 @@ struct Names {
   PyObject* ptr;
   PyObject* device_id;
   PyObject* dtype;
+  PyObject* ndim;
+  PyObject* size;
+  PyObject* c_contiguous;
 };
 
 const Names& names() {
@@ -250,7 +254,10 @@ const Names& names() {
                  intern("stream"),
                  intern("ptr"),
                  intern("device_id"),
-                 intern("dtype")};
+                 intern("dtype"),
+                 intern("ndim"),
+                 intern("size"),
+                 intern("_c_contiguous")};
   }();
   return n;
 }
@@ -603,29 +610,87 @@ PyObject* cupy_current_stream(PyTypeObject* type) {
   return reinterpret_cast<PyObject*>(type) == cupy.type ? cupy.function : nullptr;
 }
 
+// CuPy's C function behind its interface's 'stream', cupy.cuda.stream.get_current_stream_ptr,
+// exported (with its signature as the capsule's name) for the Cython modules that cimport
+// cupy.cuda.stream: the handle of CuPy's current stream on the current device, as
+// get_current_stream().ptr gives it, in a few nanoseconds where that takes a quarter of a
+// microsecond. Null where CuPy exports no function of that name and signature; looked up once,
+// when the first cupy.ndarray comes in (cupy.cuda.stream is loaded with cupy).
+using StreamPtrFunction = std::intptr_t (*)();
+
+StreamPtrFunction cupy_stream_ptr_function() {
+  static const StreamPtrFunction fn = []() -> StreamPtrFunction {
+    PyObject* module = PyDict_GetItemString(PyImport_GetModuleDict(), "cupy.cuda.stream");
+    PyObject* api = module ? PyObject_GetAttrString(module, "__pyx_capi__") : nullptr;
+    PyObject* capsule = api && PyDict_Check(api)
+                            ? PyDict_GetItemString(api, "get_current_stream_ptr")  // borrowed
+                            : nullptr;
+    StreamPtrFunction found = nullptr;
+    if (capsule != nullptr && PyCapsule_IsValid(capsule, "intptr_t (void)")) {
+      found = reinterpret_cast<StreamPtrFunction>(PyCapsule_GetPointer(capsule, "intptr_t (void)"));
+    }
+    Py_XDECREF(api);
+    PyErr_Clear();
+    return found;
+  }();
+  return fn;
+}
+
+// CuPy's current stream: through its C function where it has one, else get_current_stream().
+// False where neither answers.
+bool read_cupy_stream(PyObject* current_stream, unsigned long long& s) {
+  if (const StreamPtrFunction fn = cupy_stream_ptr_function()) {
+    const std::intptr_t handle = fn();
+    if (!PyErr_Occurred()) {
+      s = static_cast<unsigned long long>(handle);
+      return true;
+    }
+    PyErr_Clear();  // the Python function below raises or answers in its own way
+  }
+  const py::object current = py::reinterpret_steal<py::object>(PyObject_CallNoArgs(current_stream));
+  const py::object stream =
+      current ? py::reinterpret_steal<py::object>(PyObject_GetAttr(current.ptr(), names().ptr))
+              : py::object();
+  if (!stream || !PyLong_Check(stream.ptr())) {
+    PyErr_Clear();
+    return false;
+  }
+  s = PyLong_AsUnsignedLongLong(stream.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
 // A cupy.ndarray read through its own attributes, not __cuda_array_interface__, whose property
 // builds a seven-entry dict on every access (about a microsecond an operand): data.ptr and
-// data.device_id, shape, strides, dtype, and as the stream its data is written on CuPy's current
-// stream, which is what its interface reports. CuPy's arrays are always writable. False (the
-// general route then) for anything unexpected: a missing attribute, an unknown dtype. `memo`
-// (may be null) keeps CuPy's current stream for the call's other operands.
+// data.device_id, dtype, ndim, and as the stream its data is written on CuPy's current stream,
+// which is what its interface reports. CuPy builds a new tuple for every read of `shape` or
+// `strides` (each costs as much as the other reads together), so a one-dimensional array's shape
+// is read as its `size`, and a C-contiguous array (CuPy's own flag, `_c_contiguous`, which its
+// interface also goes by) takes the contiguous strides its interface would report. CuPy's
+// arrays are always writable. False (the general route then) for anything unexpected: a missing
+// attribute, an unknown dtype. `memo` (may be null) keeps CuPy's current stream for the call's
+// other operands.
 bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Operand& op,
                  IntakeMemo* memo) {
   const Names& n = names();
   auto get = [](PyObject* o, PyObject* name) {
     return py::reinterpret_steal<py::object>(PyObject_GetAttr(o, name));
   };
+  auto fail = [] {
+    PyErr_Clear();
+    return false;
+  };
   const py::object data = get(obj.ptr(), n.data);
   const py::object ptr = data ? get(data.ptr(), n.ptr) : py::object();
   const py::object device = data ? get(data.ptr(), n.device_id) : py::object();
-  const py::object shape = get(obj.ptr(), n.shape);
-  const py::object strides = get(obj.ptr(), n.strides);
   const py::object dtype = get(obj.ptr(), n.dtype);
-  if (!ptr || !device || !shape || !strides || !dtype || !PyLong_Check(ptr.ptr()) ||
-      !PyLong_Check(device.ptr()) || !PyTuple_Check(shape.ptr()) || !PyTuple_Check(strides.ptr()) ||
-      PyTuple_GET_SIZE(shape.ptr()) != PyTuple_GET_SIZE(strides.ptr())) {
-    PyErr_Clear();
-    return false;
+  const py::object ndim_obj = get(obj.ptr(), n.ndim);
+  if (!ptr || !device || !dtype || !ndim_obj || !PyLong_Check(ptr.ptr()) ||
+      !PyLong_Check(device.ptr()) || !PyLong_Check(ndim_obj.ptr())) {
+    return fail();
   }
   // dtype objects of the builtin types are NumPy's singletons: a few are remembered.
   struct Known {
@@ -647,8 +712,7 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
     try {
       dt = dtype_from_python(dtype, fname);
     } catch (const py::error_already_set&) {
-      PyErr_Clear();
-      return false;
+      return fail();
     } catch (const Error&) {
       return false;
     }
@@ -658,21 +722,41 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
     slot.dtype = dtype.inc_ref().ptr();
     slot.value = dt;
   }
-  const Py_ssize_t ndim = PyTuple_GET_SIZE(shape.ptr());
+  const long ndim = PyLong_AsLong(ndim_obj.ptr());
+  if (ndim == -1 && PyErr_Occurred()) return fail();
   check_ndim(fname, ndim);
   ArrayView& v = op.view;
   v.dtype = dt;
   v.ndim = static_cast<int>(ndim);
-  for (int d = 0; d < v.ndim; ++d) {
-    v.shape[d] = as_int(PyTuple_GET_ITEM(shape.ptr(), d), fname, "'shape' entries");
-    v.strides[d] = as_int(PyTuple_GET_ITEM(strides.ptr(), d), fname, "'strides' entries");
+  if (v.ndim == 1) {
+    const py::object size = get(obj.ptr(), n.size);
+    if (!size) return fail();
+    v.shape[0] = as_int(size.ptr(), fname, "'size'");
+  } else if (v.ndim > 1) {
+    const py::object shape = get(obj.ptr(), n.shape);
+    if (!shape || !PyTuple_Check(shape.ptr()) || PyTuple_GET_SIZE(shape.ptr()) != ndim) {
+      return fail();
+    }
+    for (int d = 0; d < v.ndim; ++d) {
+      v.shape[d] = as_int(PyTuple_GET_ITEM(shape.ptr(), d), fname, "'shape' entries");
+    }
+  }
+  const py::object contiguous = get(obj.ptr(), n.c_contiguous);
+  if (contiguous.ptr() == Py_True) {
+    checked::c_strides(v);
+  } else {
+    PyErr_Clear();  // no such flag (another CuPy): the strides are read
+    const py::object strides = get(obj.ptr(), n.strides);
+    if (!strides || !PyTuple_Check(strides.ptr()) || PyTuple_GET_SIZE(strides.ptr()) != ndim) {
+      return fail();
+    }
+    for (int d = 0; d < v.ndim; ++d) {
+      v.strides[d] = as_int(PyTuple_GET_ITEM(strides.ptr(), d), fname, "'strides' entries");
+    }
   }
   v.data = reinterpret_cast<char*>(PyLong_AsUnsignedLongLong(ptr.ptr()));
   v.device = static_cast<int>(PyLong_AsLong(device.ptr()));
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    return false;
-  }
+  if (PyErr_Occurred()) return fail();
   v.readonly = false;
   if (!checked::view_fits(v, true)) {
     return false;  // the general route says what is wrong
@@ -681,18 +765,7 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
   if (memo != nullptr && memo->cupy_read) {
     s = memo->cupy_stream;
   } else {
-    const py::object current =
-        py::reinterpret_steal<py::object>(PyObject_CallNoArgs(current_stream));
-    const py::object stream = current ? get(current.ptr(), n.ptr) : py::object();
-    if (!stream || !PyLong_Check(stream.ptr())) {
-      PyErr_Clear();
-      return false;
-    }
-    s = PyLong_AsUnsignedLongLong(stream.ptr());
-    if (PyErr_Occurred()) {
-      PyErr_Clear();
-      return false;
-    }
+    if (!read_cupy_stream(current_stream, s)) return false;
     if (memo != nullptr) {
       memo->cupy_read = true;
       memo->cupy_stream = s;

@@ -224,21 +224,45 @@ def test_readonly_cai_is_accepted_as_input(rng):
     assert_matches(result.get(), host * 2.0)
 
 
+def moving_strides(info):
+    """The strides of an _intake_info result along its dimensions longer than one."""
+    return tuple(s for n, s in zip(info["shape"], info["strides"]) if n > 1)
+
+
 def test_fast_routes_read_what_the_interfaces_say(producer, rng):
     """The route numcu takes for a producer's arrays (DLPack's C exchange table, a CuPy array's
     own attributes) reads the same memory, shape, strides, dtype and device as the interfaces
     (__cuda_array_interface__, then __dlpack__) do, views included; CuPy's joins the same
-    stream, also on a stream of CuPy's own."""
+    stream, also on a stream of CuPy's own. The arrays cover the shortcuts of CuPy's route: one
+    dimension (its size read as its shape), no dimension, and C-contiguous arrays (strides
+    computed) among them one whose dimension of one has a stride no contiguous array has,
+    an empty one, and views that are not contiguous."""
     base = random_array(rng, (6, 14), np.float32)
     whole = producer.from_numpy(base)
-    arrays = [whole, producer.view(whole, base, lambda a: a[:, 1::2])]
+    row = producer.from_numpy(base[1])
+    views = {
+        "columns": (whole, base, lambda a: a[:, 1::2]),
+        "one column": (whole, base, lambda a: a[:, 3:4]),
+        "one row, stride of four rows": (whole, base, lambda a: a[::4][:1]),
+        "no rows": (whole, base, lambda a: a[:0]),
+        "every third": (row, base[1], lambda a: a[::3]),
+        "offset": (row, base[1], lambda a: a[5:]),
+    }
+    arrays = [whole, row, producer.from_numpy(base[2, 3:4].reshape(()))]
+    arrays += [producer.view(*views[name]) for name in views]
     for x in arrays:
         fast = numcu._core._intake_info(x)
         slow = numcu._core._intake_info(x, "interfaces")
-        for key in ("data", "shape", "strides", "dtype", "device", "readonly", "kind"):
+        for key in ("shape", "dtype", "device", "readonly", "kind"):
             assert fast[key] == slow[key], (producer.name, fast["route"], key)
+        # An empty array's address is never read: CuPy's interface gives 0 for it.
+        if np.prod(fast["shape"]) > 0:
+            assert fast["data"] == slow["data"], (producer.name, fast["route"])
+        # A dimension of one has no step to take: a producer may report any stride for it.
+        assert moving_strides(fast) == moving_strides(slow), (producer.name, fast["route"])
         if producer.name == "cupy":
             assert fast["route"] == "cupy"
+            assert fast["strides"] == slow["strides"]
             assert fast["stream"] == slow["stream"]
             with producer.cp.cuda.Stream(non_blocking=True) as side:
                 on_side = numcu._core._intake_info(x)
