@@ -32,6 +32,11 @@ Method
 - Back to back: synchronise, time K calls with ``time.perf_counter``, synchronise; per call =
   wall / K. K is chosen so one measurement lasts at least 50 ms (K capped at 100,000), after
   three warm-up calls; the median of 5 measurements is reported (20 ms and 3 with --quick).
+- The extra time of numcu.add on other libraries' arrays over numcu arrays ("+us"): paired
+  rounds, each timing K back-to-back calls on numcu arrays and K on the other arrays (order
+  alternating, K as for numcu arrays); the median of the rounds' differences (21 rounds, 13 with
+  --quick). A difference of two medians taken seconds apart moves with the host's load by
+  more than the cost it measures.
 - Synchronised each call: the median over 2000 single calls (300 with --quick), each followed
   by a device synchronisation: launch latency plus completion, as a caller who waits sees it.
 - Every synchronisation waits for the whole device (the arrays' own library's, which is
@@ -160,20 +165,27 @@ def bench_add_out(
     -------
     dict
         "back_to_back_us", "k" and "synchronised_each_call_us", each mapping a label such as
-        "numcu.add on cupy" or "cupy.add on cupy" to its value.
+        "numcu.add on cupy" or "cupy.add on cupy" to its value; "extra_us", mapping each other
+        library's name to numcu.add's extra time on its arrays (paired_extra).
     """
     numcu = backends["numcu"].module
     results: dict[str, dict[str, float]] = {
         "back_to_back_us": {},
         "k": {},
         "synchronised_each_call_us": {},
+        "extra_us": {},
     }
+    own = backends["numcu"]
+    base = [to_device(own, x_host), to_device(own, y_host), to_device(own, np.empty_like(x_host))]
+    on_numcu = functools.partial(numcu.add, base[0], base[1], out=base[2])
     for name, backend in backends.items():
         x, y = to_device(backend, x_host), to_device(backend, y_host)
         z = to_device(backend, np.empty_like(x_host))
         calls = {f"numcu.add on {name}": functools.partial(numcu.add, x, y, out=z)}
         if name != "numcu":
             calls[f"{name}.add on {name}"] = functools.partial(backend.module.add, x, y, out=z)
+            extra = paired_extra(on_numcu, calls[f"numcu.add on {name}"], backend.synchronize, opts)
+            results["extra_us"][name] = extra * 1e6
         for label, call in calls.items():
             per_call = timing.per_call_back_to_back(
                 call, backend.synchronize, opts.min_time, opts.repeats, opts.k_max
@@ -190,6 +202,26 @@ def bench_add_out(
             )
         del x, y, z, calls
     return results
+
+
+def paired_extra(
+    base: Callable[[], object], call: Callable[[], object], sync: Any, opts: Any
+) -> float:
+    """Median over rounds of call's seconds per call minus base's, both timed in each round.
+
+    Each round times K back-to-back calls of one, then of the other (the order alternating), so
+    a slow stretch of the host weighs on both sides of a difference; 4 * repeats + 1 rounds.
+    """
+    for fn in (base, call):
+        for _ in range(timing.WARMUP_CALLS):
+            fn()
+    k = timing.choose_k(base, sync, opts.min_time, opts.k_max)
+    diffs = []
+    for r in range(4 * opts.repeats + 1):
+        order = (base, call) if r % 2 == 0 else (call, base)
+        seconds = {id(fn): timing.time_k_calls(fn, sync, k) / k for fn in order}
+        diffs.append(seconds[id(call)] - seconds[id(base)])
+    return statistics.median(diffs)
 
 
 FRESH_HANDLES = 100  # new CuPy streams whose first use is timed
@@ -313,7 +345,7 @@ def format_add_out_table(results: dict[str, dict[str, float]], names: list[str])
     for name in names:
         ours = f"numcu.add on {name}"
         own = None if name == "numcu" else f"{name}.add on {name}"
-        extra = None if name == "numcu" else b2b[ours] - b2b["numcu.add on numcu"]
+        extra = results["extra_us"].get(name)
         rows.append(
             [
                 f"{name} tensors" if name == "torch" else f"{name} arrays",
@@ -425,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
         f"float32 add with out=, n=2^{N_SMALL.bit_length() - 1}, us per call: back to back "
         f"(median of {opts.repeats} runs of >= {opts.min_time * 1e3:.0f} ms) and synchronised "
         f"each call (median of {opts.sync_calls}); own: the arrays' library adding them; "
-        "+us: numcu.add's extra time over numcu arrays; own/numcu > 1: numcu faster"
+        "+us: numcu.add's extra time over numcu arrays (median of paired rounds); "
+        "own/numcu > 1: numcu faster"
     )
     print(format_add_out_table(add_out, list(backends)), flush=True)
     return 0
