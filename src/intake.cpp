@@ -663,6 +663,55 @@ bool read_cupy_stream(PyObject* current_stream, unsigned long long& s) {
   return true;
 }
 
+// One attribute of an extension type, read as getattr reads it but without getattr's lookup:
+// the type's own data descriptor (a getset, which no instance attribute can hide), whose getter
+// is called directly. Objects of other types, and attributes that are not getsets, go through
+// getattr.
+struct Attribute {
+  PyTypeObject* type = nullptr;
+  PyObject* name = nullptr;
+  getter get = nullptr;
+  void* closure = nullptr;
+
+  Attribute(PyTypeObject* t, PyObject* n) : type(t), name(n) {
+    PyObject* d = t ? PyObject_GetAttr(reinterpret_cast<PyObject*>(t), n) : nullptr;
+    if (d != nullptr && Py_IS_TYPE(d, &PyGetSetDescr_Type)) {
+      const PyGetSetDef* def = reinterpret_cast<PyGetSetDescrObject*>(d)->d_getset;
+      get = def->get;
+      closure = def->closure;
+    }
+    Py_XDECREF(d);  // the type holds the descriptor for the life of the process
+    PyErr_Clear();
+  }
+
+  py::object of(PyObject* o) const {
+    return py::reinterpret_steal<py::object>(
+        get != nullptr && Py_TYPE(o) == type ? get(o, closure) : PyObject_GetAttr(o, name));
+  }
+};
+
+// The attributes intake_cupy reads, of cupy.ndarray (`type`) and cupy.cuda.MemoryPointer.
+struct CupyAttributes {
+  Attribute data, dtype, ndim, size, c_contiguous, shape, strides, ptr, device_id;
+};
+
+const CupyAttributes& cupy_attributes(PyTypeObject* type) {
+  static const CupyAttributes a = [type] {
+    const Names& n = names();
+    PyObject* cupy = PyDict_GetItemString(PyImport_GetModuleDict(), "cupy.cuda.memory");
+    PyObject* pointer = cupy ? PyObject_GetAttrString(cupy, "MemoryPointer") : nullptr;
+    PyErr_Clear();
+    auto* pointer_type = pointer != nullptr && PyType_Check(pointer)
+                             ? reinterpret_cast<PyTypeObject*>(pointer)  // kept
+                             : nullptr;
+    if (pointer_type == nullptr) Py_XDECREF(pointer);
+    return CupyAttributes{{type, n.data},    {type, n.dtype},        {type, n.ndim},
+                          {type, n.size},    {type, n.c_contiguous}, {type, n.shape},
+                          {type, n.strides}, {pointer_type, n.ptr},  {pointer_type, n.device_id}};
+  }();
+  return a;
+}
+
 // A cupy.ndarray read through its own attributes, not __cuda_array_interface__, whose property
 // builds a seven-entry dict on every access (about a microsecond an operand): data.ptr and
 // data.device_id, dtype, ndim, and as the stream its data is written on CuPy's current stream,
@@ -675,19 +724,16 @@ bool read_cupy_stream(PyObject* current_stream, unsigned long long& s) {
 // other operands.
 bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Operand& op,
                  IntakeMemo* memo) {
-  const Names& n = names();
-  auto get = [](PyObject* o, PyObject* name) {
-    return py::reinterpret_steal<py::object>(PyObject_GetAttr(o, name));
-  };
+  const CupyAttributes& at = cupy_attributes(Py_TYPE(obj.ptr()));
   auto fail = [] {
     PyErr_Clear();
     return false;
   };
-  const py::object data = get(obj.ptr(), n.data);
-  const py::object ptr = data ? get(data.ptr(), n.ptr) : py::object();
-  const py::object device = data ? get(data.ptr(), n.device_id) : py::object();
-  const py::object dtype = get(obj.ptr(), n.dtype);
-  const py::object ndim_obj = get(obj.ptr(), n.ndim);
+  const py::object data = at.data.of(obj.ptr());
+  const py::object ptr = data ? at.ptr.of(data.ptr()) : py::object();
+  const py::object device = data ? at.device_id.of(data.ptr()) : py::object();
+  const py::object dtype = at.dtype.of(obj.ptr());
+  const py::object ndim_obj = at.ndim.of(obj.ptr());
   if (!ptr || !device || !dtype || !ndim_obj || !PyLong_Check(ptr.ptr()) ||
       !PyLong_Check(device.ptr()) || !PyLong_Check(ndim_obj.ptr())) {
     return fail();
@@ -729,11 +775,11 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
   v.dtype = dt;
   v.ndim = static_cast<int>(ndim);
   if (v.ndim == 1) {
-    const py::object size = get(obj.ptr(), n.size);
+    const py::object size = at.size.of(obj.ptr());
     if (!size) return fail();
     v.shape[0] = as_int(size.ptr(), fname, "'size'");
   } else if (v.ndim > 1) {
-    const py::object shape = get(obj.ptr(), n.shape);
+    const py::object shape = at.shape.of(obj.ptr());
     if (!shape || !PyTuple_Check(shape.ptr()) || PyTuple_GET_SIZE(shape.ptr()) != ndim) {
       return fail();
     }
@@ -741,12 +787,12 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
       v.shape[d] = as_int(PyTuple_GET_ITEM(shape.ptr(), d), fname, "'shape' entries");
     }
   }
-  const py::object contiguous = get(obj.ptr(), n.c_contiguous);
+  const py::object contiguous = at.c_contiguous.of(obj.ptr());
   if (contiguous.ptr() == Py_True) {
     checked::c_strides(v);
   } else {
     PyErr_Clear();  // no such flag (another CuPy): the strides are read
-    const py::object strides = get(obj.ptr(), n.strides);
+    const py::object strides = at.strides.of(obj.ptr());
     if (!strides || !PyTuple_Check(strides.ptr()) || PyTuple_GET_SIZE(strides.ptr()) != ndim) {
       return fail();
     }
