@@ -690,7 +690,8 @@ struct Attribute {
   }
 };
 
-// The attributes intake_cupy reads, of cupy.ndarray (`type`) and cupy.cuda.MemoryPointer.
+// The attributes intake_cupy reads, of cupy.ndarray (`type`: the only type intake_cupy is given)
+// and of cupy.cuda.MemoryPointer (held from the first call on).
 struct CupyAttributes {
   Attribute data, dtype, ndim, size, c_contiguous, shape, strides, ptr, device_id;
 };
