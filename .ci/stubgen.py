@@ -16,6 +16,9 @@ The stubs come from pybind11-stubgen with a few corrections that numcu's module 
   stubbed by type, not value, so that the stubs do not depend on where or which version numcu is
   installed; a tuple or list of strings (the dtype and ufunc lists) is typed ``tuple[str, ...]``
   or ``list[str]`` and keeps its value.
+- The slot wrappers ``__buffer__`` and ``__release_buffer__``, which Python 3.12 and later give
+  every type that has the buffer protocol (PEP 688) and earlier versions do not, are left out, so
+  that the stubs are the same whichever Python generates them.
 """
 
 from __future__ import annotations
@@ -54,8 +57,17 @@ def pinned_generator_version() -> str | None:
     return match.group(1) if match else None
 
 
+# Class members that only some Python versions have (see the module docstring).
+VERSION_DEPENDENT_MEMBERS = frozenset({"__buffer__", "__release_buffer__"})
+
+
 class _Corrections:
     """Parser mixin: the corrections listed in the module docstring."""
+
+    def handle_class_member(self, path, class_, member):
+        if str(path[-1]) in VERSION_DEPENDENT_MEMBERS:
+            return None
+        return super().handle_class_member(path, class_, member)
 
     def handle_function(self, path, func):
         result = super().handle_function(path, func)
