@@ -129,6 +129,25 @@ DType real_dtype(DType d) {
 // bfloat16 stay (the loop's own output, as for every other dtype).
 DType sum_result_dtype(DType t) { return reduce_out_dtype(ReduceOp::sum, t); }
 
+// The dtype a sum, product, mean or scan of input dtype `t` computes in when dtype= is absent:
+// NumPy's reduce and accumulate loop is the promotion of the input's dtype and out's, so a
+// float32 sum into a float64 out adds in float64, a float16 cumsum into a float32 out adds in
+// float32, and an int64 sum into a float64 out cannot wrap. numcu takes that promotion where it
+// is inexact (the input is converted to it first, as for dtype=). Where it is an integer dtype,
+// the input's own loop (64-bit, wrapping) gives the same result modulo out's range without the
+// conversion. A mean's loop follows NumPy's only for the inexact dtypes numpy.mean passes
+// through: it means float16 in float32 whatever out is, and integers in float64 (mean's own rule;
+// nanmean keeps it too, where NumPy's nanmean would sum float16 in out's dtype).
+DType loop_dtype_for_out(Result rule, DType t, const Call& call) {
+  if (!call.has_out()) return t;
+  const bool follows_out =
+      rule == Result::accumulated ||
+      (rule == Result::mean && is_inexact(t) && t != DType::float16 && t != DType::bfloat16);
+  if (!follows_out) return t;
+  const DType promoted = promote_types(t, call.out().view.dtype);
+  return is_inexact(promoted) ? promoted : t;
+}
+
 // The dtype NumPy returns, given the input dtype and dtype= (when has_dtype).
 DType result_dtype(Result rule, DType t, bool has_dtype, DType requested) {
   switch (rule) {
@@ -190,14 +209,8 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   const DType t = x.view.dtype;
   const bool has_dtype = !dtype_obj.is_none();
   call.output(out_obj);
-  DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
-  // float16 and bfloat16 sums and products are rounded to their dtype as their loops store them.
-  // An out of another dtype takes the float32 result unrounded, as NumPy's loop in out's dtype
-  // gives it: the input is read as float32.
-  if (!has_dtype && info.result == Result::accumulated && call.has_out() &&
-      (t == DType::float16 || t == DType::bfloat16) && call.out().view.dtype != t) {
-    loop_in = DType::float32;
-  }
+  const DType loop_in =
+      has_dtype ? dtype_from_python(dtype_obj, fname) : loop_dtype_for_out(info.result, t, call);
   const ReduceOp op = is_inexact(loop_in) ? info.op : info.op_exact;
   if (!reduce_supports(op, loop_in)) {
     throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
@@ -276,7 +289,9 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
   const Operand& x = call.array_input(a);
   const DType t = x.view.dtype;
   const bool has_dtype = !dtype_obj.is_none();
-  const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname) : t;
+  call.output(out_obj);
+  const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname)
+                                  : loop_dtype_for_out(Result::accumulated, t, call);
   const DType loop_out = scan_out_dtype(op, loop_in);
   const DType result = has_dtype ? loop_in : sum_result_dtype(t);
 
@@ -291,7 +306,6 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
   } else {
     std::copy(x.view.shape, x.view.shape + rndim, shape);
   }
-  call.output(out_obj);
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
   call.cost(OpClass::scan, static_cast<double>(x.view.size()) * itemsize(result),
             static_cast<double>(x.view.size()));
@@ -366,6 +380,13 @@ const char* kOut =
     "out : array, optional\n"
     "    Where to write the result; its shape must be the result's (any dtype: the result\n"
     "    is converted, as NumPy does).\n";
+// Sums, products and means: out's dtype also takes part in the loop's (loop_dtype_for_out).
+const char* kOutPromoted =
+    "out : array, optional\n"
+    "    Where to write the result; its shape must be the result's (any dtype: the result\n"
+    "    is converted, as NumPy does). Without dtype=, the loop runs in the promotion of\n"
+    "    the input's dtype and out's where that is a float or complex dtype, as NumPy's\n"
+    "    does (for a mean: where the input is float32, float64 or complex).\n";
 const char* kKeepdims =
     "keepdims : bool, optional\n"
     "    Keep the reduced axes with size one.\n";
@@ -480,7 +501,9 @@ const char* const kScanParams =
     "dtype : dtype, optional\n"
     "    The dtype to accumulate in and return; the input is converted to it first.\n"
     "out : array, optional\n"
-    "    Where to write the result; its shape must be the result's.\n";
+    "    Where to write the result; its shape must be the result's. Without dtype=, the\n"
+    "    loop runs in the promotion of the input's dtype and out's where that is a float\n"
+    "    or complex dtype, as NumPy's does.\n";
 
 std::string form_params(Form f) {
   const std::string arg =
@@ -491,7 +514,7 @@ std::string form_params(Form f) {
       "    The divisor is N - ddof (N: elements per result).\n";
   switch (f) {
     case Form::with_dtype:
-      return std::string(kAxis) + kDtype + kOut + kKeepdims;
+      return std::string(kAxis) + kDtype + kOutPromoted + kKeepdims;
     case Form::plain:
       return std::string(kAxis) + kOut + kKeepdims;
     case Form::arg:

@@ -356,6 +356,78 @@ def test_narrow_sums_into_a_float32_out_are_not_rounded(backend, rng, name, dtyp
     np.testing.assert_allclose(got, exact, rtol=5e-5)
 
 
+# Without dtype=, NumPy's reduce and accumulate loop runs in the promotion of the input's dtype and
+# out's. Each case's data makes the input's own loop miss that result by far more than the case's
+# tolerance: int64 sums past 2**63 (which wrap in int64), float32 sums with a cancelling 1e8 at
+# each end (float32 drops the small terms beside it), products of 400 factors near 1, and float16
+# and bfloat16 running sums and products (rounded at every step in their own dtype).
+LOOP_FOLLOWS_OUT = [
+    ("sum", "int64", "float64"),
+    ("nansum", "int64", "float64"),
+    ("cumsum", "int64", "float64"),
+    ("sum", "float32", "float64"),
+    ("nansum", "float32", "float64"),
+    ("mean", "float32", "float64"),
+    ("nanmean", "float32", "float64"),
+    ("cumsum", "float32", "float64"),
+    ("sum", "float32", "complex128"),
+    ("prod", "float32", "float64"),
+    ("nanprod", "float32", "float64"),
+    ("cumprod", "float32", "float64"),
+    ("cumsum", "float16", "float32"),
+    ("cumprod", "float16", "float32"),
+    ("cumsum", "bfloat16", "float32"),
+    ("cumprod", "bfloat16", "float32"),
+]
+
+
+def draw_for_wide_loop(rng, name, dtype):
+    """Fresh data for one LOOP_FOLLOWS_OUT case (see there), as float64 values to convert."""
+    if dtype == "int64":
+        return rng.integers(2**60, 2**61, 16)
+    if name in PRODUCTS:
+        return 1 + (rng.random(400) - 0.5) / 64
+    values = rng.random(400 if dtype != "float32" else 1000) + 0.5
+    if dtype == "float32":
+        values[0], values[-1] = 1e8, -1e8
+    if name.startswith("nan"):
+        values[rng.integers(1, len(values) - 1)] = np.nan
+    return values
+
+
+@pytest.mark.parametrize(("name", "dtype", "out_dtype"), LOOP_FOLLOWS_OUT)
+def test_loop_runs_in_the_promotion_of_input_and_out(backend, rng, name, dtype, out_dtype):
+    """An out of a wider float or complex dtype, and no dtype=, makes the loop that dtype's, as
+    NumPy's: a float32 sum into float64 adds in float64, an int64 sum into float64 cannot wrap,
+    a float16 cumsum into float32 is not rounded at every step."""
+    in_type = import_or_skip("ml_dtypes").bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    rtol = {"int64": 1e-12, "float32": 1e-9}.get(dtype, 5e-5)
+    for _ in range(50):
+        a = draw_for_wide_loop(rng, name, dtype).astype(in_type)
+        shape = a.shape if name in SCANS else ()
+        expected = np.empty(shape, out_dtype)
+        if dtype == "bfloat16":  # NumPy promotes bfloat16 with float32 to float32
+            reference(name, a.astype(np.float32), out=expected)
+        else:
+            reference(name, a, out=expected)
+        # What the input's own loop gives, converted into out: it must miss by 4x the tolerance.
+        own = np.asarray(reference(name, a)).astype(out_dtype)
+        scale = np.max(np.abs(expected))
+        if np.max(np.abs(own - expected)) > 4 * rtol * scale:
+            break
+    else:
+        pytest.fail("no data found on which the input's own loop misses NumPy's result")
+    out = poisoned(shape, out_dtype)
+    if backend == "numcu":
+        out_dev = numcu.asarray(out)
+        assert getattr(numcu, name)(numcu.asarray(a), out=out_dev) is out_dev
+        got = out_dev.get()
+    else:
+        assert getattr(numcu, name)(a, out=out, device=backend) is out
+        got = out
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * scale)
+
+
 def test_out_of_a_full_reduction_is_0d(rng):
     a = random_array(rng, (10,), "float32")
     out = poisoned((), "float32")

@@ -1046,7 +1046,9 @@ def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's.
+        Where to write the result; its shape must be the result's. Without dtype=, the
+        loop runs in the promotion of the input's dtype and out's where that is a float
+        or complex dtype, as NumPy's does.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. Device arrays stay on their GPU; host arrays are reduced on
         the GPU when there is one (copied in, the result copied out), else on the CPU.
@@ -1077,7 +1079,9 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's.
+        Where to write the result; its shape must be the result's. Without dtype=, the
+        loop runs in the promotion of the input's dtype and out's where that is a float
+        or complex dtype, as NumPy's does.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. Device arrays stay on their GPU; host arrays are reduced on
         the GPU when there is one (copied in, the result copied out), else on the CPU.
@@ -2063,7 +2067,9 @@ def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
+        the input's dtype and out's where that is a float or complex dtype, as NumPy's
+        does (for a mean: where the input is float32, float64 or complex).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2218,7 +2224,9 @@ def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
+        the input's dtype and out's where that is a float or complex dtype, as NumPy's
+        does (for a mean: where the input is float32, float64 or complex).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2284,7 +2292,9 @@ def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
+        the input's dtype and out's where that is a float or complex dtype, as NumPy's
+        does (for a mean: where the input is float32, float64 or complex).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2318,7 +2328,9 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
+        the input's dtype and out's where that is a float or complex dtype, as NumPy's
+        does (for a mean: where the input is float32, float64 or complex).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2498,7 +2510,9 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
+        the input's dtype and out's where that is a float or complex dtype, as NumPy's
+        does (for a mean: where the input is float32, float64 or complex).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2900,7 +2914,9 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
+        the input's dtype and out's where that is a float or complex dtype, as NumPy's
+        does (for a mean: where the input is float32, float64 or complex).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
