@@ -327,40 +327,11 @@ def test_out(backend, rng, name, out_dtype, keepdims):
     check(got, expected, name, a, scalar_ok=False)
 
 
-@pytest.mark.parametrize("name", ["sum", "prod", "nansum"])
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-def test_narrow_sums_into_a_float32_out_are_not_rounded(backend, rng, name, dtype):
-    """float16 and bfloat16 sums and products round to their dtype where it is the result; an out
-    of float32 gets the float32 result unrounded, as NumPy's loop in out's dtype computes it."""
-    narrow = import_or_skip("ml_dtypes").bfloat16 if dtype == "bfloat16" else np.float16
-    # float32 products of 400 factors may be off by 400 roundings (2.4e-5) in any order; the data
-    # are drawn until rounding the result to the narrow dtype moves it by 2e-4 or more, four
-    # times the tolerance below, so that a rounded result cannot pass.
-    for _ in range(50):
-        values = rng.random(400, dtype=np.float32)
-        values = 1 + (values - 0.5) / 64 if name == "prod" else values + 0.5
-        a = values.astype(narrow)
-        exact = getattr(np, name)(a.astype(np.float64))
-        if abs(float(np.float64(exact).astype(narrow)) - exact) > 2e-4 * abs(exact):
-            break
-    else:
-        pytest.fail("no data found whose result the narrow dtype rounds by 2e-4")
-    out = poisoned((), "float32", exact)
-    if backend == "numcu":
-        out_dev = numcu.asarray(out)
-        assert getattr(numcu, name)(numcu.asarray(a), out=out_dev) is out_dev
-        got = out_dev.get()
-    else:
-        assert getattr(numcu, name)(a, out=out, device=backend) is out
-        got = out
-    np.testing.assert_allclose(got, exact, rtol=5e-5)
-
-
 # Without dtype=, NumPy's reduce and accumulate loop runs in the promotion of the input's dtype and
 # out's. Each case's data makes the input's own loop miss that result by far more than the case's
 # tolerance: int64 sums past 2**63 (which wrap in int64), float32 sums with a cancelling 1e8 at
 # each end (float32 drops the small terms beside it), products of 400 factors near 1, and float16
-# and bfloat16 running sums and products (rounded at every step in their own dtype).
+# and bfloat16 sums and products (rounded to their dtype once, or at every step of a scan).
 LOOP_FOLLOWS_OUT = [
     ("sum", "int64", "float64"),
     ("nansum", "int64", "float64"),
@@ -374,10 +345,11 @@ LOOP_FOLLOWS_OUT = [
     ("prod", "float32", "float64"),
     ("nanprod", "float32", "float64"),
     ("cumprod", "float32", "float64"),
-    ("cumsum", "float16", "float32"),
-    ("cumprod", "float16", "float32"),
-    ("cumsum", "bfloat16", "float32"),
-    ("cumprod", "bfloat16", "float32"),
+    *(
+        (name, narrow, "float32")
+        for name in ("sum", "prod", "nansum", "cumsum", "cumprod")
+        for narrow in ("float16", "bfloat16")
+    ),
 ]
 
 
@@ -399,7 +371,7 @@ def draw_for_wide_loop(rng, name, dtype):
 def test_loop_runs_in_the_promotion_of_input_and_out(backend, rng, name, dtype, out_dtype):
     """An out of a wider float or complex dtype, and no dtype=, makes the loop that dtype's, as
     NumPy's: a float32 sum into float64 adds in float64, an int64 sum into float64 cannot wrap,
-    a float16 cumsum into float32 is not rounded at every step."""
+    a float16 sum into float32 is not rounded to float16, nor a float16 cumsum at every step."""
     in_type = import_or_skip("ml_dtypes").bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
     rtol = {"int64": 1e-12, "float32": 1e-9}.get(dtype, 5e-5)
     for _ in range(50):
@@ -410,8 +382,12 @@ def test_loop_runs_in_the_promotion_of_input_and_out(backend, rng, name, dtype, 
             reference(name, a.astype(np.float32), out=expected)
         else:
             reference(name, a, out=expected)
-        # What the input's own loop gives, converted into out: it must miss by 4x the tolerance.
-        own = np.asarray(reference(name, a)).astype(out_dtype)
+        # What the input's own loop gives, converted into out, must miss by 4x the tolerance; a
+        # float16 or bfloat16 sum or product is out's result rounded once to the input's dtype.
+        if name in SCANS or dtype not in ("float16", "bfloat16"):
+            own = np.asarray(reference(name, a)).astype(out_dtype)
+        else:
+            own = expected.astype(in_type).astype(out_dtype)
         scale = np.max(np.abs(expected))
         if np.max(np.abs(own - expected)) > 4 * rtol * scale:
             break
