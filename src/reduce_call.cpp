@@ -380,13 +380,12 @@ const char* kOut =
     "out : array, optional\n"
     "    Where to write the result; its shape must be the result's (any dtype: the result\n"
     "    is converted, as NumPy does).\n";
-// Sums, products and means: out's dtype also takes part in the loop's (loop_dtype_for_out).
-const char* kOutPromoted =
-    "out : array, optional\n"
-    "    Where to write the result; its shape must be the result's (any dtype: the result\n"
-    "    is converted, as NumPy does). Without dtype=, the loop runs in the promotion of\n"
-    "    the input's dtype and out's where that is a float or complex dtype, as NumPy's\n"
-    "    does (for a mean: where the input is float32, float64 or complex).\n";
+// Sums, products, means and scans: out's dtype also takes part in the loop's
+// (loop_dtype_for_out).
+const char* kOutLoop =
+    "    Without dtype=, the loop runs in the promotion of the input's dtype and out's where\n"
+    "    that is a float or complex dtype, as NumPy's does.\n";
+const char* kOutLoopMean = "    A mean takes it for float32, float64 and complex inputs only.\n";
 const char* kKeepdims =
     "keepdims : bool, optional\n"
     "    Keep the reduced axes with size one.\n";
@@ -495,16 +494,6 @@ std::string dtypes_line(const ReductionInfo& info) {
   return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes." : names + ".";
 }
 
-const char* const kScanParams =
-    "axis : None or int, optional\n"
-    "    The axis to scan along; None scans the flattened array.\n"
-    "dtype : dtype, optional\n"
-    "    The dtype to accumulate in and return; the input is converted to it first.\n"
-    "out : array, optional\n"
-    "    Where to write the result; its shape must be the result's. Without dtype=, the\n"
-    "    loop runs in the promotion of the input's dtype and out's where that is a float\n"
-    "    or complex dtype, as NumPy's does.\n";
-
 std::string form_params(Form f) {
   const std::string arg =
       "axis : None or int, optional\n"
@@ -514,7 +503,7 @@ std::string form_params(Form f) {
       "    The divisor is N - ddof (N: elements per result).\n";
   switch (f) {
     case Form::with_dtype:
-      return std::string(kAxis) + kDtype + kOutPromoted + kKeepdims;
+      return std::string(kAxis) + kDtype + kOut + kOutLoop + kOutLoopMean + kKeepdims;
     case Form::plain:
       return std::string(kAxis) + kOut + kKeepdims;
     case Form::arg:
@@ -524,7 +513,10 @@ std::string form_params(Form f) {
     case Form::count:
       return std::string(kAxis) + kKeepdims;
     case Form::scan:
-      return kScanParams;
+      return std::string(
+                 "axis : None or int, optional\n"
+                 "    The axis to scan along; None scans the flattened array.\n") +
+             kDtype + kOut + kOutLoop;
   }
   return {};
 }
@@ -561,11 +553,11 @@ void bind_reductions(py::module_& m) {
   m.attr("reductions") = py::tuple(reductions);
 
   py::list scans;
-#define NUMCU_DEF(name, loop, summary, returns)                                                \
-  def_fastcall(                                                                                \
-      m, #name, &scan_entry<ScanOp::loop>,                                                     \
-      keep(signature(#name, Form::scan) +                                                      \
-           doc(summary, kScanParams, returns, dtypes_line(info_of(Reduction::sum)).c_str()))); \
+#define NUMCU_DEF(name, loop, summary, returns)                                                  \
+  def_fastcall(                                                                                  \
+      m, #name, &scan_entry<ScanOp::loop>,                                                       \
+      keep(signature(#name, Form::scan) + doc(summary, form_params(Form::scan).c_str(), returns, \
+                                              dtypes_line(info_of(Reduction::sum)).c_str())));   \
   scans.append(#name);
   NUMCU_SCANS(NUMCU_DEF)
 #undef NUMCU_DEF

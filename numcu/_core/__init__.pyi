@@ -1046,9 +1046,10 @@ def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's. Without dtype=, the
-        loop runs in the promotion of the input's dtype and out's where that is a float
-        or complex dtype, as NumPy's does.
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. Device arrays stay on their GPU; host arrays are reduced on
         the GPU when there is one (copied in, the result copied out), else on the CPU.
@@ -1079,9 +1080,10 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's. Without dtype=, the
-        loop runs in the promotion of the input's dtype and out's where that is a float
-        or complex dtype, as NumPy's does.
+        Where to write the result; its shape must be the result's (any dtype: the result
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
         Where to compute. Device arrays stay on their GPU; host arrays are reduced on
         the GPU when there is one (copied in, the result copied out), else on the CPU.
@@ -2067,9 +2069,10 @@ def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
-        the input's dtype and out's where that is a float or complex dtype, as NumPy's
-        does (for a mean: where the input is float32, float64 or complex).
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2224,9 +2227,10 @@ def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
-        the input's dtype and out's where that is a float or complex dtype, as NumPy's
-        does (for a mean: where the input is float32, float64 or complex).
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2292,9 +2296,10 @@ def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
-        the input's dtype and out's where that is a float or complex dtype, as NumPy's
-        does (for a mean: where the input is float32, float64 or complex).
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2328,9 +2333,10 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
-        the input's dtype and out's where that is a float or complex dtype, as NumPy's
-        does (for a mean: where the input is float32, float64 or complex).
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2510,9 +2516,10 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
-        the input's dtype and out's where that is a float or complex dtype, as NumPy's
-        does (for a mean: where the input is float32, float64 or complex).
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2914,9 +2921,10 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
         Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does). Without dtype=, the loop runs in the promotion of
-        the input's dtype and out's where that is a float or complex dtype, as NumPy's
-        does (for a mean: where the input is float32, float64 or complex).
+        is converted, as NumPy does).
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
