@@ -67,6 +67,7 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
   if (!stream.is_none()) {
     r.has_stream = true;
     r.stream = stream_from_python(stream, fname);
+    if (!PyLong_Check(stream.ptr())) r.stream_object = stream.ptr();
   }
   auto bad = [&](py::handle what) {
     throw_value_error(std::string(fname) +

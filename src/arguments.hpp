@@ -13,11 +13,14 @@ namespace py = pybind11;
 
 // Where the caller asked an operation to run.
 struct DeviceRequest {
-  enum class Kind { automatic, cpu, cuda } kind = Kind::automatic;
-  int device = -1;  // with Kind::cuda: the device index, -1 for the current device
+  enum class Kind : unsigned char { automatic, cpu, cuda } kind = Kind::automatic;
   bool sync = false;
   bool has_stream = false;  // stream= given; else the current stream
+  int device = -1;          // with Kind::cuda: the device index, -1 for the current device
   Stream stream = nullptr;
+  // stream= as the object given (borrowed: the caller's arguments hold it for the call), null
+  // for an int handle or no stream=: a Call asks stream_object_keeper for its keeper.
+  PyObject* stream_object = nullptr;
 };
 
 // Reads numcu's `device=` and `stream=` together with NumCu's `dev_id=` and `sync=`.

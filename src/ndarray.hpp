@@ -14,14 +14,25 @@ namespace numcu::python {
 
 namespace py = pybind11;
 
-// Keeps a numcu-created stream alive while memory may still be freed on it; null for streams
-// numcu does not own (the legacy default stream, other libraries' streams).
+// Keeps a stream alive while memory may still be freed on it: a numcu-created stream, or
+// another library's stream object held by stream_object_keeper's keeper while that keeper lives
+// somewhere; null for the others (the legacy default stream, handles of other libraries' streams).
 std::shared_ptr<void> stream_keeper(Stream stream);
 
 // The stream numcu arrays used on `stream` call home: `stream` itself when numcu can keep it
-// alive (its own streams, the legacy default stream), else the legacy default stream, because
-// another library may destroy its stream while numcu memory is still to be freed on it.
+// alive (its own streams, the legacy default stream, another library's stream object held as
+// stream_keeper says), else the legacy default stream, because another library may destroy its
+// stream while numcu memory is still to be freed on it.
 Stream home_stream(Stream stream);
+
+// For a stream object `obj` of another library whose stream lives exactly as long as the object
+// (CuPy's and PyTorch's Stream, not their ExternalStream, which wrap streams someone else
+// destroys), a keeper holding the object, shared by every keeper of the same stream; null for
+// other objects. While a keeper lives, stream_keeper(stream) returns it: memory used on the
+// stream then makes it its home, and later calls on the stream do not hand that memory back to
+// another stream after each call. A Call takes one for a stream= object, for the call's length;
+// memory homed on the stream holds it after. The object is released with the GIL taken.
+std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream);
 
 // A stream handle from outside numcu (stream=, a __cuda_array_interface__'s 'stream', a
 // consumer's __dlpack__ stream), not one of the special values 0, 1 and 2, checked before CUDA

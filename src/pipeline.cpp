@@ -54,6 +54,10 @@ const Exec& Call::place(unsigned options) {
   return ex_;
 }
 
+void Call::hold_stream_object(const DeviceRequest& req) {
+  stream_keeper_ = stream_object_keeper(req.stream_object, req.stream);
+}
+
 Call::HostCost Call::host_cost(int threads) const {
   HostCost c;
   const HostPathConfig& config = host_path_config();

@@ -20,6 +20,7 @@
 #include <pybind11/pybind11.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -51,7 +52,9 @@ class Call {
  public:
   static constexpr int kMaxInputs = 3;
 
-  Call(const char* fname, const DeviceRequest& request) : fname_(fname), req_(request) {}
+  Call(const char* fname, const DeviceRequest& request) : fname_(fname), req_(request) {
+    if (request.stream_object != nullptr) hold_stream_object(request);
+  }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
@@ -156,10 +159,16 @@ class Call {
 
  private:
   void move_results();
+  // Takes stream_keeper_ for req's stream= object (out of line: few calls pass one).
+  __attribute__((noinline)) void hold_stream_object(const DeviceRequest& req);
 
   // First, so that it is destroyed last: the caller's device comes back after the scratch
   // memory has been released on the call's device.
   cuda::DeviceRestore restore_;
+  // Another library's stream object given as stream=, held for the call where it owns its
+  // stream (stream_object_keeper): memory the call uses on it then makes it its home. Destroyed
+  // after the scratch memory freed on that stream.
+  std::shared_ptr<void> stream_keeper_;
   const char* fname_;
   DeviceRequest req_;
   Operand in_[kMaxInputs];

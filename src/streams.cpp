@@ -1,11 +1,13 @@
 // numcu.cuda.Stream, Event and the device's memory statistics.
 #include <pybind11/pybind11.h>
 
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -93,13 +95,89 @@ int device_or_current(py::handle device) {
 
 }  // namespace
 
+namespace {
+
+// Other libraries' stream objects held by keepers (stream_object_keeper), by handle. Weak: an
+// entry lives as long as some memory or call holds its keeper; expired entries are swept when
+// the map grows.
+struct ObjectStreams {
+  std::mutex mutex;
+  std::unordered_map<Stream, std::weak_ptr<void>> keepers;
+};
+constexpr std::size_t kObjectStreamsSweep = 64;
+
+ObjectStreams& object_streams() {
+  static auto* map = new ObjectStreams();  // never destroyed: keepers may outlive the module
+  return *map;
+}
+
+std::shared_ptr<void> object_stream_keeper(Stream stream) {
+  ObjectStreams& objects = object_streams();
+  std::lock_guard<std::mutex> lock(objects.mutex);
+  auto it = objects.keepers.find(stream);
+  return it == objects.keepers.end() ? nullptr : it->second.lock();
+}
+
+// Whether objects of exactly this type own their stream for their whole life. Decided once per
+// type from its module and name; the types are kept, so that their addresses are not reused.
+bool owns_its_stream(PyTypeObject* type) {
+  static std::vector<std::pair<py::object, bool>>* known =
+      new std::vector<std::pair<py::object, bool>>();
+  for (const auto& [t, owns] : *known) {
+    if (t.ptr() == reinterpret_cast<PyObject*>(type)) return owns;
+  }
+  auto name_of = [type](const char* attr) {
+    PyObject* value = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), attr);
+    if (value == nullptr) {
+      PyErr_Clear();
+      return std::string();
+    }
+    std::string text = PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : "";
+    Py_DECREF(value);
+    return text;
+  };
+  const std::string name = name_of("__module__") + "." + name_of("__qualname__");
+  // CuPy's Stream destroys its stream when it dies; PyTorch's come from a pool that is never
+  // destroyed. Their ExternalStream subclasses are not matched.
+  const bool owns = name == "cupy.cuda.stream.Stream" || name == "torch.cuda.streams.Stream";
+  known->emplace_back(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(type)), owns);
+  return owns;
+}
+
+}  // namespace
+
 std::shared_ptr<void> stream_keeper(Stream stream) {
   if (stream == nullptr) return nullptr;
   auto& map = owned_streams();
   auto it = map.find(stream);
-  if (it == map.end()) return nullptr;
   // An expired entry stays: foreign_stream tells a destroyed numcu stream by it.
-  return it->second.lock();
+  if (it != map.end()) return it->second.lock();
+  return object_stream_keeper(stream);
+}
+
+std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream) {
+  if (stream == nullptr || stream == reinterpret_cast<Stream>(2) ||
+      !owns_its_stream(Py_TYPE(obj.ptr()))) {
+    return nullptr;
+  }
+  ObjectStreams& objects = object_streams();
+  std::lock_guard<std::mutex> lock(objects.mutex);
+  std::weak_ptr<void>& entry = objects.keepers[stream];
+  if (std::shared_ptr<void> alive = entry.lock()) return alive;
+  std::shared_ptr<void> keeper(new py::object(py::reinterpret_borrow<py::object>(obj)),
+                               [](void* held) {
+                                 // Left to the process's end if Python is gone already.
+                                 if (!Py_IsInitialized()) return;
+                                 py::gil_scoped_acquire gil;
+                                 delete static_cast<py::object*>(held);
+                               });
+  entry = keeper;
+  if (objects.keepers.size() >= kObjectStreamsSweep) {
+    for (auto it = objects.keepers.begin(); it != objects.keepers.end();) {
+      it = it->second.expired() ? objects.keepers.erase(it) : std::next(it);
+    }
+  }
+  return keeper;
 }
 
 Stream home_stream(Stream stream) {

@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import gc
+import sys
+
 import numpy as np
 import pytest
 from conftest import CAIArray, assert_matches, import_or_skip, random_array
@@ -81,8 +84,9 @@ def test_arrays_used_on_another_stream_are_ordered(rng):
 @pytest.mark.parametrize("third", ["numcu", "cupy", "torch"])
 def test_operands_last_used_on_two_streams_are_both_waited_for(third, rng):
     """Three operands, two last written on one stream and one on another, read on a third
-    stream (numcu's own, or another library's, which the arrays' memory does not move to):
-    the third waits for both, and the first, writing again, waits for the third's reads."""
+    stream (numcu's own, or another library's stream object, which the arrays' memory moves to
+    as to numcu's own): the third waits for both, and the first, writing again, waits for the
+    third's reads."""
     a, b, c = (random_array(rng, (N,), np.float32) for _ in range(3))
     s1, s2 = numcu.cuda.Stream(non_blocking=True), numcu.cuda.Stream(non_blocking=True)
     da, db, dc = numcu.asarray(a), numcu.asarray(b), numcu.asarray(c)
@@ -197,6 +201,83 @@ def test_each_call_joins_the_producers_stream_of_its_time(library, rng):
         r = numcu.add(x, y, stream=mine)
 
     assert_matches(r.get(), 2 * a + 3.0)
+
+
+def _library_stream(library):
+    """A stream of `library` that owns its CUDA stream, and that stream's handle."""
+    lib = import_or_skip(library)
+    if library == "cupy":
+        stream = lib.cuda.Stream(non_blocking=True)
+        return stream, stream.ptr
+    stream = lib.cuda.Stream()
+    return stream, stream.cuda_stream
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_another_librarys_stream_object_becomes_the_home_of_memory_used_on_it(library, rng):
+    """Memory used on a CuPy or PyTorch Stream object makes that stream its home, as numcu's own
+    streams do: the next call there waits for nothing, the object is held while memory lives
+    there (its stream outlives the memory freed on it) and let go when the memory moves on, and
+    work on another stream still waits for the work queued there."""
+    a, b = random_array(rng, (N,), np.float32), random_array(rng, (N,), np.float32)
+    stream, handle = _library_stream(library)
+    refs = sys.getrefcount(stream)
+    da, db = numcu.asarray(a), numcu.asarray(b)
+
+    for _ in range(20):  # a long queue on the other library's stream
+        numcu.multiply(da, 1.0, out=da, stream=stream)
+    numcu.add(da, 1.0, out=da, stream=stream)
+    r = numcu.add(da, db, stream=stream)
+
+    assert da.__cuda_array_interface__["stream"] == handle
+    assert r.__cuda_array_interface__["stream"] == handle
+    assert db.__cuda_array_interface__["stream"] == handle
+    assert sys.getrefcount(stream) == refs + 1  # one keeper, shared by the three arrays
+    del stream
+    gc.collect()
+    s = numcu.add(r, da)  # on the legacy stream: waits for the queue, and the arrays move there
+    assert s.__cuda_array_interface__["stream"] == 1
+    assert da.__cuda_array_interface__["stream"] == 1
+    del r, db  # freed on the other library's stream, which the keeper kept alive
+    assert_matches(s.get(), 2 * (a + 1.0) + b)
+    numcu.cuda.synchronize()
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_a_stream_object_lets_go_when_its_memory_moves_on(library, rng):
+    stream, _ = _library_stream(library)
+    refs = sys.getrefcount(stream)
+    da = numcu.asarray(random_array(rng, (1000,), np.float32))
+
+    numcu.add(da, 1.0, out=da, stream=stream)
+    assert sys.getrefcount(stream) == refs + 1
+    numcu.add(da, 1.0, out=da)  # back on the legacy stream
+    assert sys.getrefcount(stream) == refs
+    numcu.add(da, 1.0, out=da, stream=stream)
+    del da
+    assert sys.getrefcount(stream) == refs
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+@pytest.mark.parametrize("form", ["handle", "external"])
+def test_streams_numcu_cannot_keep_alive_are_not_made_homes(library, form, rng):
+    """A bare handle, or an ExternalStream wrapping one, may name a stream its owner destroys:
+    memory used on it keeps the legacy default stream as its home, and the call hands it back
+    there, so that the result is still ordered after the work."""
+    lib = import_or_skip(library)
+    owner, handle = _library_stream(library)
+    stream = handle if form == "handle" else lib.cuda.ExternalStream(handle)
+    a = random_array(rng, (N,), np.float32)
+    da = numcu.asarray(a)
+
+    for _ in range(20):
+        numcu.multiply(da, 1.0, out=da, stream=stream)
+    numcu.add(da, 1.0, out=da, stream=stream)
+
+    assert da.__cuda_array_interface__["stream"] == 1
+    r = numcu.multiply(da, 2.0)
+    assert_matches(r.get(), 2 * (a + 1.0))
+    del owner
 
 
 def test_events_and_timing(rng):
