@@ -25,11 +25,12 @@ std::shared_ptr<void> stream_keeper(Stream stream);
 // stream while numcu memory is still to be freed on it.
 Stream home_stream(Stream stream);
 
-// For a stream object `obj` of another library whose stream lives exactly as long as the object
-// (CuPy's and PyTorch's Stream, not their ExternalStream, which wrap streams someone else
-// destroys), a keeper holding the object, shared by every keeper of the same stream; null for
-// other objects. While a keeper lives, stream_keeper(stream) returns it: memory used on the
-// stream then makes it its home, and later calls on the stream do not hand that memory back to
+// For a stream object `obj` of another library whose stream lives at least as long as the object
+// (CuPy's and PyTorch's Stream over a stream of their own; not their ExternalStream, CuPy's
+// Stream.from_external or a PyTorch Stream over an external handle, which wrap streams someone
+// else may destroy), a keeper holding the object, shared by every keeper of the same stream;
+// null for other objects. While a keeper lives, stream_keeper(stream) returns it: memory used on
+// the stream then makes it its home, and later calls on the stream do not hand that memory back to
 // another stream after each call. A Call takes one for a stream= object, for the call's length;
 // memory homed on the stream holds it after. The object is released with the GIL taken.
 std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream);

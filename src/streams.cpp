@@ -118,13 +118,21 @@ std::shared_ptr<void> object_stream_keeper(Stream stream) {
   return it == objects.keepers.end() ? nullptr : it->second.lock();
 }
 
-// Whether objects of exactly this type own their stream for their whole life. Decided once per
-// type from its module and name; the types are kept, so that their addresses are not reused.
-bool owns_its_stream(PyTypeObject* type) {
-  static std::vector<std::pair<py::object, bool>>* known =
-      new std::vector<std::pair<py::object, bool>>();
-  for (const auto& [t, owns] : *known) {
-    if (t.ptr() == reinterpret_cast<PyObject*>(type)) return owns;
+// Which library's own stream type `type` is exactly (not a subclass such as ExternalStream).
+// Decided once per type from its module and name; the types are kept, so that their addresses
+// are not reused.
+enum class StreamType {
+  other,
+  cupy,                // a CuPy without Stream.from_external: every Stream made its stream
+  cupy_from_external,  // CuPy 14 on: a Stream may wrap a foreign stream object
+  torch,
+};
+
+StreamType stream_type(PyTypeObject* type) {
+  static std::vector<std::pair<py::object, StreamType>>* known =
+      new std::vector<std::pair<py::object, StreamType>>();
+  for (const auto& [t, kind] : *known) {
+    if (t.ptr() == reinterpret_cast<PyObject*>(type)) return kind;
   }
   auto name_of = [type](const char* attr) {
     PyObject* value = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), attr);
@@ -137,11 +145,55 @@ bool owns_its_stream(PyTypeObject* type) {
     return text;
   };
   const std::string name = name_of("__module__") + "." + name_of("__qualname__");
-  // CuPy's Stream destroys its stream when it dies; PyTorch's come from a pool that is never
-  // destroyed. Their ExternalStream subclasses are not matched.
-  const bool owns = name == "cupy.cuda.stream.Stream" || name == "torch.cuda.streams.Stream";
-  known->emplace_back(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(type)), owns);
-  return owns;
+  StreamType kind = StreamType::other;
+  if (name == "cupy.cuda.stream.Stream") {
+    kind = py::hasattr(py::handle(reinterpret_cast<PyObject*>(type)), "from_external")
+               ? StreamType::cupy_from_external
+               : StreamType::cupy;
+  } else if (name == "torch.cuda.streams.Stream") {
+    kind = StreamType::torch;
+  }
+  known->emplace_back(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(type)), kind);
+  return kind;
+}
+
+// Whether `obj` keeps its stream alive for as long as it lives: a CuPy Stream that made its
+// stream (CuPy destroys it when the object dies), a PyTorch Stream from PyTorch's pool (never
+// destroyed). Not a CuPy Stream.from_external (it holds the foreign object, which may not own
+// its stream), nor a PyTorch Stream over an external stream (whose id is the handle itself).
+bool owns_its_stream(py::handle obj) {
+  switch (stream_type(Py_TYPE(obj.ptr()))) {
+    case StreamType::cupy:
+      return true;
+    case StreamType::cupy_from_external: {
+      // CuPy marks a wrapped foreign stream by the reference it holds to the foreign object.
+      // Where the mark is not found, the stream is not taken to be the object's.
+      PyObject* ref = PyObject_GetAttrString(obj.ptr(), "_foreign_stream_ref");
+      if (ref == nullptr) {
+        PyErr_Clear();
+        return false;
+      }
+      const bool own = ref == Py_None;
+      Py_DECREF(ref);
+      return own;
+    }
+    case StreamType::torch: {
+      PyObject* id = PyObject_GetAttrString(obj.ptr(), "stream_id");
+      PyObject* handle = id ? PyObject_GetAttrString(obj.ptr(), "cuda_stream") : nullptr;
+      bool own = false;
+      if (id != nullptr && handle != nullptr) {
+        const int cmp = PyObject_RichCompareBool(id, handle, Py_NE);
+        own = cmp == 1;
+      }
+      if (PyErr_Occurred()) PyErr_Clear();
+      Py_XDECREF(id);
+      Py_XDECREF(handle);
+      return own;
+    }
+    case StreamType::other:
+      break;
+  }
+  return false;
 }
 
 }  // namespace
@@ -156,8 +208,7 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
 }
 
 std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream) {
-  if (stream == nullptr || stream == reinterpret_cast<Stream>(2) ||
-      !owns_its_stream(Py_TYPE(obj.ptr()))) {
+  if (stream == nullptr || stream == reinterpret_cast<Stream>(2) || !owns_its_stream(obj)) {
     return nullptr;
   }
   ObjectStreams& objects = object_streams();
