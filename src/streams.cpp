@@ -208,10 +208,19 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
 }
 
 std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream) {
-  if (stream == nullptr || stream == reinterpret_cast<Stream>(2) || !owns_its_stream(obj)) {
-    return nullptr;
-  }
+  if (stream == nullptr || stream == reinterpret_cast<Stream>(2)) return nullptr;
   ObjectStreams& objects = object_streams();
+  {
+    // The object a live keeper holds was judged when the keeper was made: calls that pass it
+    // again read none of its attributes.
+    std::lock_guard<std::mutex> lock(objects.mutex);
+    auto it = objects.keepers.find(stream);
+    if (it != objects.keepers.end()) {
+      std::shared_ptr<void> alive = it->second.lock();
+      if (alive && static_cast<py::object*>(alive.get())->ptr() == obj.ptr()) return alive;
+    }
+  }
+  if (!owns_its_stream(obj)) return nullptr;
   std::lock_guard<std::mutex> lock(objects.mutex);
   std::weak_ptr<void>& entry = objects.keepers[stream];
   if (std::shared_ptr<void> alive = entry.lock()) return alive;
