@@ -18,6 +18,8 @@ Stream stream_from_python(py::handle stream, const char* fname) {
     if (h == 0 || h == 2) return own;  // the legacy and per-thread default streams
     return foreign_stream(h, fname, "stream", StreamFrom::vouched);  // one lookup
   }
+  // Another library's stream object that numcu memory holds already (one lookup).
+  if (!PyLong_Check(stream.ptr()) && held_stream(stream, &own)) return own;
   py::object handle;
   if (PyLong_Check(stream.ptr())) {
     handle = py::reinterpret_borrow<py::object>(stream);

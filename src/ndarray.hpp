@@ -35,6 +35,10 @@ Stream home_stream(Stream stream);
 // memory homed on the stream holds it after. The object is released with the GIL taken.
 std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream);
 
+// Whether `obj` is the object a live keeper of stream_object_keeper's holds, and its stream: an
+// object's stream was read and checked when its keeper was made.
+bool held_stream(py::handle obj, Stream* stream);
+
 // A stream handle from outside numcu (stream=, a __cuda_array_interface__'s 'stream', a
 // consumer's __dlpack__ stream), not one of the special values 0, 1 and 2, checked before CUDA
 // sees it, because the driver dereferences a handle and a made-up one crashes the process.

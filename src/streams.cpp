@@ -103,6 +103,9 @@ namespace {
 struct ObjectStreams {
   std::mutex mutex;
   std::unordered_map<Stream, std::weak_ptr<void>> keepers;
+  // The same keepers by the object they hold, with its stream: a call that passes a held object
+  // again finds its stream without asking the object (held_stream).
+  std::unordered_map<PyObject*, std::pair<Stream, std::weak_ptr<void>>> by_object;
 };
 constexpr std::size_t kObjectStreamsSweep = 64;
 
@@ -207,19 +210,42 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
   return object_stream_keeper(stream);
 }
 
+namespace {
+
+// The live keeper that holds `obj`, looked up by its stream; null where there is none. A
+// keeper whose object is alive keeps the object's address from being reused.
+std::shared_ptr<void> keeper_holding(ObjectStreams& objects, py::handle obj, Stream stream) {
+  std::shared_ptr<void> alive;  // let go after the lock where it is not the one
+  {
+    std::lock_guard<std::mutex> lock(objects.mutex);
+    auto it = objects.keepers.find(stream);
+    if (it == objects.keepers.end()) return nullptr;
+    alive = it->second.lock();
+  }
+  if (alive && static_cast<py::object*>(alive.get())->ptr() == obj.ptr()) return alive;
+  return nullptr;
+}
+
+}  // namespace
+
+bool held_stream(py::handle obj, Stream* stream) {
+  ObjectStreams& objects = object_streams();
+  std::shared_ptr<void> alive;  // let go after the lock
+  std::lock_guard<std::mutex> lock(objects.mutex);
+  auto it = objects.by_object.find(obj.ptr());
+  if (it == objects.by_object.end()) return false;
+  alive = it->second.second.lock();
+  if (!alive || static_cast<py::object*>(alive.get())->ptr() != obj.ptr()) return false;
+  *stream = it->second.first;
+  return true;
+}
+
 std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream) {
   if (stream == nullptr || stream == reinterpret_cast<Stream>(2)) return nullptr;
   ObjectStreams& objects = object_streams();
-  {
-    // The object a live keeper holds was judged when the keeper was made: calls that pass it
-    // again read none of its attributes.
-    std::lock_guard<std::mutex> lock(objects.mutex);
-    auto it = objects.keepers.find(stream);
-    if (it != objects.keepers.end()) {
-      std::shared_ptr<void> alive = it->second.lock();
-      if (alive && static_cast<py::object*>(alive.get())->ptr() == obj.ptr()) return alive;
-    }
-  }
+  // The object a live keeper holds was judged when the keeper was made: calls that pass it
+  // again read none of its attributes.
+  if (std::shared_ptr<void> held = keeper_holding(objects, obj, stream)) return held;
   if (!owns_its_stream(obj)) return nullptr;
   std::lock_guard<std::mutex> lock(objects.mutex);
   std::weak_ptr<void>& entry = objects.keepers[stream];
@@ -232,9 +258,14 @@ std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream) {
                                  delete static_cast<py::object*>(held);
                                });
   entry = keeper;
-  if (objects.keepers.size() >= kObjectStreamsSweep) {
+  objects.by_object[obj.ptr()] = {stream, keeper};
+  if (objects.keepers.size() >= kObjectStreamsSweep ||
+      objects.by_object.size() >= kObjectStreamsSweep) {
     for (auto it = objects.keepers.begin(); it != objects.keepers.end();) {
       it = it->second.expired() ? objects.keepers.erase(it) : std::next(it);
+    }
+    for (auto it = objects.by_object.begin(); it != objects.by_object.end();) {
+      it = it->second.second.expired() ? objects.by_object.erase(it) : std::next(it);
     }
   }
   return keeper;
