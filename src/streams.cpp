@@ -93,10 +93,6 @@ int device_or_current(py::handle device) {
   return device.cast<int>();
 }
 
-}  // namespace
-
-namespace {
-
 // Other libraries' stream objects held by keepers (stream_object_keeper), by handle. Weak: an
 // entry lives as long as some memory or call holds its keeper; expired entries are swept when
 // the map grows.
@@ -119,6 +115,20 @@ std::shared_ptr<void> object_stream_keeper(Stream stream) {
   std::lock_guard<std::mutex> lock(objects.mutex);
   auto it = objects.keepers.find(stream);
   return it == objects.keepers.end() ? nullptr : it->second.lock();
+}
+
+// The live keeper that holds `obj`, looked up by its stream; null where there is none. A
+// keeper whose object is alive keeps the object's address from being reused.
+std::shared_ptr<void> keeper_holding(ObjectStreams& objects, py::handle obj, Stream stream) {
+  std::shared_ptr<void> alive;  // let go after the lock where it is not the one
+  {
+    std::lock_guard<std::mutex> lock(objects.mutex);
+    auto it = objects.keepers.find(stream);
+    if (it == objects.keepers.end()) return nullptr;
+    alive = it->second.lock();
+  }
+  if (alive && static_cast<py::object*>(alive.get())->ptr() == obj.ptr()) return alive;
+  return nullptr;
 }
 
 // Which library's own stream type `type` is exactly (not a subclass such as ExternalStream).
@@ -209,24 +219,6 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
   if (it != map.end()) return it->second.lock();
   return object_stream_keeper(stream);
 }
-
-namespace {
-
-// The live keeper that holds `obj`, looked up by its stream; null where there is none. A
-// keeper whose object is alive keeps the object's address from being reused.
-std::shared_ptr<void> keeper_holding(ObjectStreams& objects, py::handle obj, Stream stream) {
-  std::shared_ptr<void> alive;  // let go after the lock where it is not the one
-  {
-    std::lock_guard<std::mutex> lock(objects.mutex);
-    auto it = objects.keepers.find(stream);
-    if (it == objects.keepers.end()) return nullptr;
-    alive = it->second.lock();
-  }
-  if (alive && static_cast<py::object*>(alive.get())->ptr() == obj.ptr()) return alive;
-  return nullptr;
-}
-
-}  // namespace
 
 bool held_stream(py::handle obj, Stream* stream) {
   ObjectStreams& objects = object_streams();
