@@ -402,13 +402,7 @@ void intake_cai(py::handle obj, py::handle cai_obj, const char* fname, Role role
   op.keepalive = py::reinterpret_borrow<py::object>(obj);
 }
 
-// A library's array type and one of its functions (`function_path`: attributes from the module
-// down, dotted), looked up once the library is imported (numcu never imports it) and kept for
-// the life of the process. False until then, or where either is missing.
-struct LibraryHook {
-  PyObject* type = nullptr;
-  PyObject* function = nullptr;
-};
+}  // namespace
 
 bool find_hook(LibraryHook& hook, const char* module, const char* type_name,
                const std::string& function_path) {
@@ -417,20 +411,23 @@ bool find_hook(LibraryHook& hook, const char* module, const char* type_name,
   if (lib == nullptr) return false;
   py::object type = py::reinterpret_steal<py::object>(PyObject_GetAttrString(lib, type_name));
   py::object fn = py::reinterpret_borrow<py::object>(lib);
-  for (std::size_t at = 0; fn && at <= function_path.size();) {
+  for (std::size_t at = 0; fn && !function_path.empty() && at <= function_path.size();) {
     const std::size_t dot = std::min(function_path.find('.', at), function_path.size());
     const std::string name = function_path.substr(at, dot - at);
     fn = py::reinterpret_steal<py::object>(PyObject_GetAttrString(fn.ptr(), name.c_str()));
     at = dot + 1;
   }
-  if (!type || !fn || !PyType_Check(type.ptr()) || !PyCallable_Check(fn.ptr())) {
+  if (!type || !PyType_Check(type.ptr()) ||
+      (!function_path.empty() && (!fn || !PyCallable_Check(fn.ptr())))) {
     PyErr_Clear();
     return false;
   }
   hook.type = type.release().ptr();
-  hook.function = fn.release().ptr();
+  if (!function_path.empty()) hook.function = fn.release().ptr();
   return true;
 }
+
+namespace {
 
 // PyTorch exports __cuda_array_interface__ version 2, which does not say which stream its data
 // is written on: PyTorch's current stream. For a tensor, this returns PyTorch's query for that

@@ -112,4 +112,14 @@ std::string shape_str(const std::int64_t* shape, int ndim);
 // "cpu" or "cuda:N".
 std::string device_str(int device);
 
+// A library's type and, where `function_path` is not empty, one of its functions (attributes
+// from the module down, dotted), looked up once the library is imported (numcu never imports
+// it) and kept for the life of the process. False until then, or where either is missing.
+struct LibraryHook {
+  PyObject* type = nullptr;
+  PyObject* function = nullptr;
+};
+bool find_hook(LibraryHook& hook, const char* module, const char* type_name,
+               const std::string& function_path);
+
 }  // namespace numcu::python

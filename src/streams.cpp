@@ -18,6 +18,7 @@
 #endif
 
 #include "elementwise_call.hpp"
+#include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
@@ -117,23 +118,22 @@ std::shared_ptr<void> object_stream_keeper(Stream stream) {
   return it == objects.keepers.end() ? nullptr : it->second.lock();
 }
 
-// The live keeper that holds `obj`, looked up by its stream; null where there is none. A
-// keeper whose object is alive keeps the object's address from being reused.
-std::shared_ptr<void> keeper_holding(ObjectStreams& objects, py::handle obj, Stream stream) {
+// The live keeper that holds `obj`, and its stream; null where there is none. A keeper whose
+// object is alive keeps the object's address from being reused.
+std::shared_ptr<void> held_keeper(py::handle obj, Stream* stream) {
+  ObjectStreams& objects = object_streams();
   std::shared_ptr<void> alive;  // let go after the lock where it is not the one
   {
     std::lock_guard<std::mutex> lock(objects.mutex);
-    auto it = objects.keepers.find(stream);
-    if (it == objects.keepers.end()) return nullptr;
-    alive = it->second.lock();
+    auto it = objects.by_object.find(obj.ptr());
+    if (it == objects.by_object.end()) return nullptr;
+    alive = it->second.second.lock();
+    *stream = it->second.first;
   }
   if (alive && static_cast<py::object*>(alive.get())->ptr() == obj.ptr()) return alive;
   return nullptr;
 }
 
-// Which library's own stream type `type` is exactly (not a subclass such as ExternalStream).
-// Decided once per type from its module and name; the types are kept, so that their addresses
-// are not reused.
 enum class StreamType {
   other,
   cupy,                // a CuPy without Stream.from_external: every Stream made its stream
@@ -141,33 +141,19 @@ enum class StreamType {
   torch,
 };
 
+// Which library's own Stream type `type` is exactly (not a subclass such as ExternalStream),
+// where that library is imported.
 StreamType stream_type(PyTypeObject* type) {
-  static std::vector<std::pair<py::object, StreamType>>* known =
-      new std::vector<std::pair<py::object, StreamType>>();
-  for (const auto& [t, kind] : *known) {
-    if (t.ptr() == reinterpret_cast<PyObject*>(type)) return kind;
+  static LibraryHook cupy, torch;
+  const auto* t = reinterpret_cast<PyObject*>(type);
+  if (find_hook(cupy, "cupy.cuda.stream", "Stream", "") && t == cupy.type) {
+    static const bool wraps = PyObject_HasAttrString(cupy.type, "from_external") != 0;
+    return wraps ? StreamType::cupy_from_external : StreamType::cupy;
   }
-  auto name_of = [type](const char* attr) {
-    PyObject* value = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), attr);
-    if (value == nullptr) {
-      PyErr_Clear();
-      return std::string();
-    }
-    std::string text = PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : "";
-    Py_DECREF(value);
-    return text;
-  };
-  const std::string name = name_of("__module__") + "." + name_of("__qualname__");
-  StreamType kind = StreamType::other;
-  if (name == "cupy.cuda.stream.Stream") {
-    kind = py::hasattr(py::handle(reinterpret_cast<PyObject*>(type)), "from_external")
-               ? StreamType::cupy_from_external
-               : StreamType::cupy;
-  } else if (name == "torch.cuda.streams.Stream") {
-    kind = StreamType::torch;
+  if (find_hook(torch, "torch.cuda.streams", "Stream", "") && t == torch.type) {
+    return StreamType::torch;
   }
-  known->emplace_back(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(type)), kind);
-  return kind;
+  return StreamType::other;
 }
 
 // Whether `obj` keeps its stream alive for as long as it lives: a CuPy Stream that made its
@@ -220,34 +206,26 @@ std::shared_ptr<void> stream_keeper(Stream stream) {
   return object_stream_keeper(stream);
 }
 
-bool held_stream(py::handle obj, Stream* stream) {
-  ObjectStreams& objects = object_streams();
-  std::shared_ptr<void> alive;  // let go after the lock
-  std::lock_guard<std::mutex> lock(objects.mutex);
-  auto it = objects.by_object.find(obj.ptr());
-  if (it == objects.by_object.end()) return false;
-  alive = it->second.second.lock();
-  if (!alive || static_cast<py::object*>(alive.get())->ptr() != obj.ptr()) return false;
-  *stream = it->second.first;
-  return true;
-}
+bool held_stream(py::handle obj, Stream* stream) { return held_keeper(obj, stream) != nullptr; }
 
 std::shared_ptr<void> stream_object_keeper(py::handle obj, Stream stream) {
   if (stream == nullptr || stream == reinterpret_cast<Stream>(2)) return nullptr;
   ObjectStreams& objects = object_streams();
   // The object a live keeper holds was judged when the keeper was made: calls that pass it
   // again read none of its attributes.
-  if (std::shared_ptr<void> held = keeper_holding(objects, obj, stream)) return held;
+  Stream held_on = nullptr;
+  std::shared_ptr<void> held = held_keeper(obj, &held_on);
+  if (held && held_on == stream) return held;
   if (!owns_its_stream(obj)) return nullptr;
   std::lock_guard<std::mutex> lock(objects.mutex);
   std::weak_ptr<void>& entry = objects.keepers[stream];
   if (std::shared_ptr<void> alive = entry.lock()) return alive;
   std::shared_ptr<void> keeper(new py::object(py::reinterpret_borrow<py::object>(obj)),
-                               [](void* held) {
+                               [](void* object) {
                                  // Left to the process's end if Python is gone already.
                                  if (!Py_IsInitialized()) return;
                                  py::gil_scoped_acquire gil;
-                                 delete static_cast<py::object*>(held);
+                                 delete static_cast<py::object*>(object);
                                });
   entry = keeper;
   objects.by_object[obj.ptr()] = {stream, keeper};

@@ -94,20 +94,18 @@ template <unsigned Mask, class Op, class Out, class... In, std::size_t... I>
 NUMCU_FORCEINLINE void dense_loop(Op op, Out* out, std::tuple<const In*...> in,
                                   std::tuple<In...> values, std::int64_t n,
                                   std::index_sequence<I...>) {
+  const auto element = [=](std::int64_t k) __attribute__((always_inline)) {
+    out[k] = convert<Out>(op(convert<compute_t<In>>(
+        operand<((Mask >> I) & 1u) != 0>(std::get<I>(in), std::get<I>(values), k))...));
+  };
   if constexpr (is_costly<Op, Out, In...>()) {
-    for (std::int64_t k = 0; k < n; ++k) {
-      out[k] = convert<Out>(op(convert<compute_t<In>>(
-          operand<((Mask >> I) & 1u) != 0>(std::get<I>(in), std::get<I>(values), k))...));
-    }
+    for (std::int64_t k = 0; k < n; ++k) element(k);
   } else {
     // Cheap elements: four vectors an iteration, so that the loop's own count, compare and
     // branch do not add a third to a one-instruction body (a tenth of an add of 1024 float32
     // elements on one thread). Costly bodies gain nothing from it but code size.
 #pragma GCC unroll 4
-    for (std::int64_t k = 0; k < n; ++k) {
-      out[k] = convert<Out>(op(convert<compute_t<In>>(
-          operand<((Mask >> I) & 1u) != 0>(std::get<I>(in), std::get<I>(values), k))...));
-    }
+    for (std::int64_t k = 0; k < n; ++k) element(k);
   }
 }
 
