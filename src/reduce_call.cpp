@@ -148,6 +148,44 @@ DType loop_dtype_for_out(Result rule, DType t, const Call& call) {
   return is_inexact(promoted) ? promoted : t;
 }
 
+// The dtype= and out dtypes NumPy refuses where it would otherwise convert, refused here too:
+// - argmin and argmax write through an int64 (intp) buffer that out must cast to safely, so a
+//   float, complex or uint64 out is refused (bool and narrower integers are taken);
+// - std takes the square root into out with casting='same_kind', so an integer or bool out is;
+// - nanmean of a float or complex input wants both dtype= and out inexact;
+// - var and std of bool with dtype=bool subtract bools, which NumPy does not.
+void check_refused_dtypes(const ReductionInfo& info, DType t, bool has_dtype, DType requested,
+                          DType result, const Call& call, const char* fname) {
+  const auto refuse = [&](const char* what, DType d, const std::string& why) {
+    throw_type_error(std::string(fname) + ": " + what + " has dtype " + dtype_name(d) + "; " + why);
+  };
+  const bool nan_mean = info.op == ReduceOp::nanmean && is_inexact(t);
+  if (has_dtype && nan_mean && !is_inexact(requested)) {
+    refuse("dtype=", requested,
+           "the mean of a float or complex input needs a float or complex "
+           "dtype");
+  }
+  if (has_dtype && requested == DType::bool_ && t == DType::bool_ &&
+      (info.result == Result::variance || info.result == Result::deviation)) {
+    refuse("dtype=", requested, "deviations of bools cannot be taken in bool");
+  }
+  if (!call.has_out()) return;
+  const DType out = call.out().view.dtype;
+  if (info.result == Result::index && promote_types(out, DType::int64) != DType::int64) {
+    refuse("out", out,
+           "indices need an out that casts safely to int64 (bool, int8 to int64, "
+           "uint8 to uint32)");
+  }
+  if (info.result == Result::deviation && !can_cast_same_kind(result, out)) {
+    refuse("out", out,
+           std::string("the square root gives ") + dtype_name(result) +
+               ", which does not cast to it with casting='same_kind'");
+  }
+  if (nan_mean && !is_inexact(out)) {
+    refuse("out", out, "the mean of a float or complex input needs a float or complex out");
+  }
+}
+
 // The dtype NumPy returns, given the input dtype and dtype= (when has_dtype).
 DType result_dtype(Result rule, DType t, bool has_dtype, DType requested) {
   switch (rule) {
@@ -239,6 +277,7 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
                       info.empty + " which has no identity");
   }
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
+  check_refused_dtypes(info, t, has_dtype, loop_in, result, call, fname);
 
   call.cost(OpClass::reduction, 0.0, static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
@@ -378,8 +417,14 @@ const char* kDtype =
     "    The dtype to accumulate in and return; the input is converted to it first.\n";
 const char* kOut =
     "out : array, optional\n"
-    "    Where to write the result; its shape must be the result's (any dtype: the result\n"
-    "    is converted, as NumPy does).\n";
+    "    Where to write the result; its shape must be the result's. The result is converted\n"
+    "    to its dtype, as NumPy does.\n";
+// The outs NumPy refuses (check_refused_dtypes), by reduction.
+const char* kOutIndex =
+    "    Its dtype must cast safely to int64 (bool, int8 to int64, uint8 to uint32).\n";
+const char* kOutDeviation = "    Its dtype must be float or complex.\n";
+const char* kOutNanMean =
+    "    For a float or complex input, its dtype and dtype= must be float or complex.\n";
 // Sums, products, means and scans: out's dtype also takes part in the loop's
 // (loop_dtype_for_out).
 const char* kOutLoop =
@@ -494,7 +539,16 @@ std::string dtypes_line(const ReductionInfo& info) {
   return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes." : names + ".";
 }
 
-std::string form_params(Form f) {
+// The parameters' text of a form; a reduction's (info) adds its own rules on out.
+std::string form_params(Form f, const ReductionInfo* info = nullptr) {
+  std::string out = kOut;
+  if (info != nullptr) {
+    if (info->result == Result::accumulated) out += kOutLoop;
+    if (info->result == Result::mean) out += std::string(kOutLoop) + kOutLoopMean;
+    if (info->result == Result::index) out += kOutIndex;
+    if (info->result == Result::deviation) out += kOutDeviation;
+    if (info->op == ReduceOp::nanmean) out += kOutNanMean;
+  }
   const std::string arg =
       "axis : None or int, optional\n"
       "    The axis to search along; None searches the flattened array.\n";
@@ -503,20 +557,20 @@ std::string form_params(Form f) {
       "    The divisor is N - ddof (N: elements per result).\n";
   switch (f) {
     case Form::with_dtype:
-      return std::string(kAxis) + kDtype + kOut + kOutLoop + kOutLoopMean + kKeepdims;
+      return std::string(kAxis) + kDtype + out + kKeepdims;
     case Form::plain:
-      return std::string(kAxis) + kOut + kKeepdims;
+      return std::string(kAxis) + out + kKeepdims;
     case Form::arg:
-      return arg + kOut + kKeepdims;
+      return arg + out + kKeepdims;
     case Form::var:
-      return std::string(kAxis) + kDtype + kOut + ddof + kKeepdims;
+      return std::string(kAxis) + kDtype + out + ddof + kKeepdims;
     case Form::count:
       return std::string(kAxis) + kKeepdims;
     case Form::scan:
       return std::string(
                  "axis : None or int, optional\n"
                  "    The axis to scan along; None scans the flattened array.\n") +
-             kDtype + kOut + kOutLoop;
+             kDtype + out + kOutLoop;
   }
   return {};
 }
@@ -540,13 +594,14 @@ bool is_scan_name(const char* name) {
 
 void bind_reductions(py::module_& m) {
   py::list reductions;
-#define NUMCU_DEF(name, loop, exact, form, empty, result, summary, returns)                        \
-  {                                                                                                \
-    const ReductionInfo& info = info_of(Reduction::name);                                          \
-    def_fastcall(m, #name, &reduce_entry<Reduction::name, Form::form>,                             \
-                 keep(signature(#name, Form::form) + doc(summary, form_params(Form::form).c_str(), \
-                                                         returns, dtypes_line(info).c_str())));    \
-    reductions.append(#name);                                                                      \
+#define NUMCU_DEF(name, loop, exact, form, empty, result, summary, returns)                      \
+  {                                                                                              \
+    const ReductionInfo& info = info_of(Reduction::name);                                        \
+    def_fastcall(                                                                                \
+        m, #name, &reduce_entry<Reduction::name, Form::form>,                                    \
+        keep(signature(#name, Form::form) + doc(summary, form_params(Form::form, &info).c_str(), \
+                                                returns, dtypes_line(info).c_str())));           \
+    reductions.append(#name);                                                                    \
   }
   NUMCU_REDUCTIONS(NUMCU_DEF)
 #undef NUMCU_DEF

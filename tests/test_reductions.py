@@ -504,6 +504,60 @@ def test_out_shape_mismatch(name):
         getattr(numcu, name)(np.ones((3, 4)), axis=0, out=np.zeros(2), device="cpu")
 
 
+def numpy_refuses(name, a, **kwargs):
+    """Whether NumPy raises TypeError for this call (its other warnings and errors aside)."""
+    try:
+        reference(name, a, **kwargs)
+    except TypeError:
+        return True
+    return False
+
+
+# NumPy refuses some out and dtype= dtypes where it converts others: argmin and argmax into an out
+# that does not cast safely to intp, std into an integer or bool out (its square root casts with
+# 'same_kind'), nanmean of a float or complex input into a non-inexact out or dtype=, var and std
+# of bool with dtype=bool. Every other pair is converted, as NumPy converts it.
+@pytest.mark.parametrize("name", ["argmax", "argmin", "std", "var", "nanmean", "mean", "sum"])
+def test_refuses_the_out_and_dtype_numpy_refuses(rng, name):
+    refused = 0
+    for in_dtype in DTYPES:
+        a = data(rng, (5, 3), in_dtype, name)
+        for out_dtype in DTYPES:
+            expected = poisoned((3,), out_dtype)
+            if numpy_refuses(name, a, axis=0, out=expected):
+                refused += 1
+                with pytest.raises(TypeError, match=f"numcu.{name}: out has dtype {out_dtype}"):
+                    getattr(numcu, name)(a, axis=0, out=poisoned((3,), out_dtype), device="cpu")
+                continue
+            out = poisoned((3,), out_dtype)
+            assert getattr(numcu, name)(a, axis=0, out=out, device="cpu") is out
+            if name in SINGLE_AXIS:  # indices (0 to 4) convert to every accepted out exactly
+                np.testing.assert_array_equal(out, expected)
+                continue  # no dtype=
+            kwargs = {"axis": 0, "dtype": out_dtype}
+            if numpy_refuses(name, a, **kwargs):
+                refused += 1
+                with pytest.raises(TypeError, match=f"numcu.{name}: dtype= has dtype {out_dtype}"):
+                    getattr(numcu, name)(a, device="cpu", **kwargs)
+            else:
+                getattr(numcu, name)(a, device="cpu", **kwargs)
+    # The cases the rules cover: each of these reductions has some (mean and sum have none).
+    assert (refused > 0) == (name not in ("mean", "sum"))
+
+
+@pytest.mark.parametrize(
+    "name, out_dtype", [("argmax", "float64"), ("std", "int64"), ("nanmean", "bool")]
+)
+def test_refused_out_on_every_backend(backend, rng, name, out_dtype):
+    a = data(rng, (6,), "float32", name)
+    out = poisoned((), out_dtype)
+    if backend == "numcu":
+        a, out = numcu.asarray(a), numcu.asarray(out)
+    kwargs = {} if backend == "numcu" else {"device": backend}
+    with pytest.raises(TypeError, match=f"numcu.{name}: out has dtype {out_dtype}"):
+        getattr(numcu, name)(a, out=out, **kwargs)
+
+
 def test_readonly_out():
     out = np.zeros(4)
     out.flags.writeable = False

@@ -421,8 +421,8 @@ def all(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -453,8 +453,8 @@ def any(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -685,8 +685,9 @@ def argmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
+        Its dtype must cast safely to int64 (bool, int8 to int64, uint8 to uint32).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -717,8 +718,9 @@ def argmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, *, ke
     axis : None or int, optional
         The axis to search along; None searches the flattened array.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
+        Its dtype must cast safely to int64 (bool, int8 to int64, uint8 to uint32).
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1046,8 +1048,8 @@ def cumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -1080,8 +1082,8 @@ def cumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2009,8 +2011,8 @@ def max(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2068,8 +2070,8 @@ def mean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
         A mean takes it for float32, float64 and complex inputs only.
@@ -2103,8 +2105,8 @@ def min(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2192,8 +2194,8 @@ def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2226,11 +2228,12 @@ def nanmean(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
         A mean takes it for float32, float64 and complex inputs only.
+        For a float or complex input, its dtype and dtype= must be float or complex.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2261,8 +2264,8 @@ def nanmin(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepd
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2295,11 +2298,10 @@ def nanprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, ou
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
-        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2332,11 +2334,10 @@ def nansum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
-        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2515,11 +2516,10 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
-        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -2856,8 +2856,9 @@ def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
+        Its dtype must be float or complex.
     ddof : float, optional
         The divisor is N - ddof (N: elements per result).
     keepdims : bool, optional
@@ -2920,11 +2921,10 @@ def sum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
         Without dtype=, the loop runs in the promotion of the input's dtype and out's where
         that is a float or complex dtype, as NumPy's does.
-        A mean takes it for float32, float64 and complex inputs only.
     keepdims : bool, optional
         Keep the reduced axes with size one.
     device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
@@ -3060,8 +3060,8 @@ def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     dtype : dtype, optional
         The dtype to accumulate in and return; the input is converted to it first.
     out : array, optional
-        Where to write the result; its shape must be the result's (any dtype: the result
-        is converted, as NumPy does).
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
     ddof : float, optional
         The divisor is N - ddof (N: elements per result).
     keepdims : bool, optional
