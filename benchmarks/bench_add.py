@@ -12,7 +12,9 @@ Method
 ------
 - Back to back: synchronise, time K calls with ``time.perf_counter``, synchronise;
   per call = wall / K. K is chosen so one measurement lasts at least 50 ms (K capped at
-  100,000); the median of 5 such measurements is reported (20 ms and 3 with --quick).
+  100,000); the median of 5 such measurements is reported (20 ms and 3 with --quick). The
+  libraries take their measurements of a size in turn, so that a slow spell of the host falls
+  on all of them alike.
 - Synchronised each call (n = 2^10): the median over many single calls, each followed by
   a device synchronisation: launch latency plus completion, as a caller who waits sees it.
 - Bandwidth counts bytes read plus written: 12 bytes per element for add (read a, read b,
@@ -140,16 +142,14 @@ def bench_sizes(
     for e in exponents:
         n = 1 << e
         line = [f"n=2^{e}:"]
+        calls = {}
         for name, lib in libs.items():
             a, b = lib.to_device(host_a[:n]), lib.to_device(host_b[:n])
             c = lib.empty_like(a)
-            sec, k, samples = timing.per_call_back_to_back(
-                lambda lib=lib, a=a, b=b, c=c: lib.add_out(a, b, c),
-                lib.synchronize,
-                opts.min_time,
-                opts.repeats,
-                opts.k_max,
-            )
+            calls[name] = (lambda lib=lib, a=a, b=b, c=c: lib.add_out(a, b, c)), lib.synchronize
+        per_call = timing.per_call_interleaved(calls, opts.min_time, opts.repeats, opts.k_max)
+        del calls
+        for name, (sec, k, samples) in per_call.items():
             results[name][n] = {
                 "us": sec * 1e6,
                 "gbps": timing.gbps(ADD_BYTES_PER_ELEMENT * n, sec),
@@ -157,7 +157,6 @@ def bench_sizes(
                 "samples_us": [s * 1e6 for s in samples],
             }
             line.append(f"{name} {sec * 1e6:.2f} us (K={k})")
-            del a, b, c
         print(" ".join(line), file=sys.stderr, flush=True)
     return results
 

@@ -32,6 +32,7 @@ Method
 - Back to back: synchronise, time K calls with ``time.perf_counter``, synchronise; per call =
   wall / K. K is chosen so one measurement lasts at least 50 ms (K capped at 100,000), after
   three warm-up calls; the median of 5 measurements is reported (20 ms and 3 with --quick).
+  numcu.add on a library's arrays and the library's own add take their measurements in turn.
 - The extra time of numcu.add on other libraries' arrays over numcu arrays ("+us"): paired
   rounds, each timing K back-to-back calls on numcu arrays and K on the other arrays (order
   alternating, K as for numcu arrays); the median of the rounds' differences (21 rounds, 13 with
@@ -186,10 +187,15 @@ def bench_add_out(
             calls[f"{name}.add on {name}"] = functools.partial(backend.module.add, x, y, out=z)
             extra = paired_extra(on_numcu, calls[f"numcu.add on {name}"], backend.synchronize, opts)
             results["extra_us"][name] = extra * 1e6
+        # numcu's add and the library's own, their measurements taken in turn
+        timed = timing.per_call_interleaved(
+            {label: (call, backend.synchronize) for label, call in calls.items()},
+            opts.min_time,
+            opts.repeats,
+            opts.k_max,
+        )
         for label, call in calls.items():
-            per_call = timing.per_call_back_to_back(
-                call, backend.synchronize, opts.min_time, opts.repeats, opts.k_max
-            )
+            per_call = timed[label]
             synced = timing.per_call_synchronised(call, backend.synchronize, opts.sync_calls)
             results["back_to_back_us"][label] = per_call.seconds * 1e6
             results["k"][label] = per_call.k

@@ -13,7 +13,8 @@ Method
 ------
 - Back to back: synchronise, time K calls with ``time.perf_counter``, synchronise; per call =
   wall / K. K is chosen so one measurement lasts at least 50 ms (K capped at 100,000); the
-  median of 5 measurements is reported (20 ms and 3 with --quick).
+  median of 5 measurements is reported (20 ms and 3 with --quick). The libraries take their
+  measurements of a case in turn, so that a slow spell of the host falls on all of them.
 - Bandwidth counts bytes read plus written (a reduction reads 4 bytes per element; cumsum
   reads and writes 8); GB/s are 1e9 bytes per second. The small sum reports us per call.
 - Sweep: float32 sums to a 0-d device array at every power of two from 2^10 to 2^27, us per
@@ -127,20 +128,13 @@ def host_input(rng: np.random.Generator, case: str, shape: tuple[int, ...]) -> n
 
 def measure(backends, host, ops, opts) -> dict[str, float]:
     """Seconds per call back to back, per library, of ops[name](device copy of host)."""
-    out = {}
+    calls = {}
     for name, backend in backends.items():
-        x = to_device(backend, host)
-        op = ops[name]
-        per_call = timing.per_call_back_to_back(
-            lambda op=op, x=x: op(x),
-            backend.synchronize,
-            opts.min_time,
-            opts.repeats,
-            opts.k_max,
-        )
-        out[name] = per_call.seconds
-        del x
-    return out
+        x, op = to_device(backend, host), ops[name]
+        calls[name] = (lambda op=op, x=x: op(x)), backend.synchronize
+    per_call = timing.per_call_interleaved(calls, opts.min_time, opts.repeats, opts.k_max)
+    del calls
+    return {name: p.seconds for name, p in per_call.items()}
 
 
 def sweep(backends, rng, opts) -> tuple[dict[int, dict[str, float]], str]:

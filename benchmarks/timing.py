@@ -9,7 +9,8 @@ and can run on the GPU here:
 - Back to back: :func:`per_call_back_to_back` synchronises, times K calls with
   ``time.perf_counter``, synchronises; per call = wall / K. K is chosen so one measurement
   lasts at least ``min_time`` (K capped at :data:`K_MAX`), after a few warm-up calls; the
-  median of ``repeats`` measurements is reported.
+  median of ``repeats`` measurements is reported. :func:`per_call_interleaved` does the same for
+  several calls compared side by side, their measurements taken in turn.
 - Synchronised each call: :func:`per_call_synchronised` is the median over single calls, each
   followed by a synchronisation (launch latency plus completion, as a caller who waits sees it).
 - Reporting: :func:`banner` (device and versions), :func:`format_table` with :func:`cell` and
@@ -208,6 +209,31 @@ def per_call_back_to_back(
     k = choose_k(fn, sync, min_time, k_max)
     samples = [time_k_calls(fn, sync, k) / k for _ in range(repeats)]
     return PerCall(statistics.median(samples), k, samples)
+
+
+def per_call_interleaved(
+    calls: dict[str, tuple[Callable[[], object], Sync]],
+    min_time: float,
+    repeats: int,
+    k_max: int = K_MAX,
+) -> dict[str, PerCall]:
+    """per_call_back_to_back for several calls (name -> (call, its sync)) compared in one table.
+
+    Each call gets its own K; then the calls take their ``repeats`` measurements in turn (round
+    one: every call once, in order; round two; ...), so that a slow spell of the host falls on
+    all of them alike instead of on whichever was being measured then, and their ratios hold.
+    """
+    ks: dict[str, int] = {}
+    for name, (fn, sync) in calls.items():
+        for _ in range(WARMUP_CALLS):
+            fn()
+        sync()
+        ks[name] = choose_k(fn, sync, min_time, k_max)
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, (fn, sync) in calls.items():
+            samples[name].append(time_k_calls(fn, sync, ks[name]) / ks[name])
+    return {name: PerCall(statistics.median(s), ks[name], s) for name, s in samples.items()}
 
 
 def per_call_synchronised(
