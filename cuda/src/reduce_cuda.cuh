@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/dtype.hpp"
@@ -169,6 +170,16 @@ __device__ __forceinline__ typename R::Acc fold_next(const R& r, typename R::Acc
   }
 }
 
+// A reducer's fold_vector, where it has one, folds a whole vector of elements that follow the
+// accumulator's (cheaper than one fold_next each where most of an element's cost is its index).
+template <class R, class = void>
+struct has_fold_vector : std::false_type {};
+template <class R>
+struct has_fold_vector<
+    R, std::void_t<decltype(std::declval<const R&>().fold_vector(
+           std::declval<typename R::Acc>(), std::declval<const typename R::In (&)[1]>(),
+           std::int64_t{}, std::int64_t{}))>> : std::true_type {};
+
 template <class R, class Acc>
 __device__ __forceinline__ Acc fold_accumulators(const R& r, Acc (&a)[kReduceUnroll]) {
 #pragma unroll
@@ -214,8 +225,12 @@ __device__ __forceinline__ typename R::Acc fold_row_vectors(const R& r, const ch
     for (int u = 0; u < kReduceUnroll; ++u) {
       const std::int64_t c = i + u * w.lanes;
       if (c < nvec) {
+        if constexpr (has_fold_vector<R>::value) {
+          a[u] = r.fold_vector(a[u], x[u].v, head + c * V, o);
+        } else {
 #pragma unroll
-        for (int j = 0; j < V; ++j) a[u] = fold_next(r, a[u], x[u].v[j], head + c * V + j, o);
+          for (int j = 0; j < V; ++j) a[u] = fold_next(r, a[u], x[u].v[j], head + c * V + j, o);
+        }
       }
     }
   }

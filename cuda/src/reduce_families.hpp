@@ -44,7 +44,9 @@ struct InexactFamily : Base {
   }
 };
 
-// min, max, nanmin, nanmax.
+// min, max, nanmin, nanmax. The accumulator holds the value in the order max walks (the value
+// itself for max and nanmax, reversed for min and nanmin: see key), so that one comparison serves
+// both directions; finalize turns it back. Combinations are predicates, not branches.
 template <class T>
 struct ExtremeFamily : Base {
   using In = T;
@@ -54,17 +56,38 @@ struct ExtremeFamily : Base {
   bool skip_nan = false;
   NUMCU_HD Acc identity() const {
     if (skip_nan) return quiet_nan_or_zero();
-    return max ? extreme<Acc, false>() : extreme<Acc, true>();
+    return extreme<Acc, false>();  // the lowest value, in either direction's order
   }
-  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<Acc>(x); }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return key(convert<Acc>(x)); }
+  // NaN wins (min, max) or loses (nanmin, nanmax); otherwise the greater key.
   NUMCU_HD Acc operator()(Acc a, Acc b) const {
-    if (is_nan(a)) return skip_nan ? b : a;
-    if (is_nan(b)) return skip_nan ? a : b;
-    return (max ? less(a, b) : less(b, a)) ? b : a;
+    bool take_b;
+    if constexpr (std::is_floating_point_v<Acc>) {
+      // !(a >= b): b greater, or either NaN
+      take_b = skip_nan ? (is_nan(a) | (a < b)) : (!(a >= b) & !is_nan(a));
+    } else {
+      const bool a_nan = is_nan(a), b_nan = is_nan(b);
+      const bool b_more = !a_nan & !b_nan & less(a, b);
+      take_b = skip_nan ? (a_nan | b_more) : (!a_nan & (b_nan | b_more));
+    }
+    return take_b ? b : a;
   }
-  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(a); }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(key(a)); }
 
  private:
+  // The value for max, reversed for min (negated for floats and complex numbers, complemented
+  // for integers and bool); its own inverse, NaN stays NaN, and no branch.
+  NUMCU_HD Acc key(Acc v) const {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      return v * (max ? Acc(1) : Acc(-1));
+    } else if constexpr (is_complex_v<Acc>) {
+      return max ? v : -v;
+    } else if constexpr (std::is_same_v<Acc, bool>) {
+      return v != !max;
+    } else {
+      return static_cast<Acc>(v ^ (max ? Acc(0) : static_cast<Acc>(~Acc(0))));
+    }
+  }
   // nanmin/nanmax run on inexact dtypes only; exact ones never ask.
   NUMCU_HD Acc quiet_nan_or_zero() const {
     if constexpr (is_inexact_v<T>) {
@@ -88,6 +111,31 @@ struct ArgFamily : Base {
                max ? extreme<V, false>() : extreme<V, true>()};
   }
   NUMCU_HD Acc leaf(T x, std::int64_t k, std::int64_t) const { return Acc{k, convert<V>(x)}; }
+  // The kernel's lanes meet their elements in index order, so an element joins an accumulator
+  // that holds only elements before it: it takes over when it is the first NaN or strictly
+  // better (or the accumulator is empty), and the general combination's index comparison drops
+  // out (as Arg::fold_next).
+  NUMCU_HD Acc fold_next(Acc a, T x, std::int64_t k, std::int64_t) const {
+    const V v = convert<V>(x);
+    return takes_over(key(v), a) ? Acc{k, v} : a;
+  }
+  // A vector of N neighbouring elements from index k: its own winner first (in key order, with
+  // a 32-bit position: no direction test and no index arithmetic per element), then one fold
+  // into `a`. The same winner as N fold_next calls in order: the first NaN, else the first of
+  // the best values.
+  template <int N>
+  NUMCU_HD Acc fold_vector(Acc a, const T (&x)[N], std::int64_t k, std::int64_t) const {
+    V best = key(convert<V>(x[0]));
+    int at = 0;
+#pragma unroll
+    for (int j = 1; j < N; ++j) {
+      const V v = key(convert<V>(x[j]));
+      const bool take = beats(v, best);
+      best = take ? v : best;
+      at = take ? j : at;
+    }
+    return takes_over(best, a) ? Acc{k + at, key(best)} : a;
+  }
   NUMCU_HD Acc operator()(Acc a, Acc b) const {
     const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
     const bool b_first = b.index < a.index;
@@ -105,6 +153,38 @@ struct ArgFamily : Base {
     return take_b ? b : a;
   }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a.index; }
+
+ private:
+  // The order argmax walks: the value itself for argmax, reversed for argmin (negated for
+  // floats and complex numbers, complemented for integers and bool), so that one comparison
+  // serves both directions. Its own inverse, and NaN stays NaN.
+  // Computed without a branch (a multiplication by +-1, or an exclusive or), so that the
+  // unrolled loops stay straight.
+  NUMCU_HD V key(V v) const {
+    if constexpr (std::is_floating_point_v<V>) {
+      return v * (max ? V(1) : V(-1));
+    } else if constexpr (is_complex_v<V>) {
+      return max ? v : -v;
+    } else if constexpr (std::is_same_v<V, bool>) {
+      return v != !max;
+    } else {
+      return static_cast<V>(v ^ (max ? V(0) : static_cast<V>(~V(0))));
+    }
+  }
+  // Whether key v, which comes after key m, takes m's place: the first NaN, else strictly more.
+  // Non-short-circuit operators, so that the tests are predicates, not branches. For floats,
+  // !(m >= v) is v more than m or either NaN.
+  NUMCU_HD static bool beats(V v, V m) {
+    if constexpr (std::is_floating_point_v<V>) {
+      return !(m >= v) & !is_nan(m);
+    } else {
+      return !is_nan(m) & (is_nan(v) | less(m, v));
+    }
+  }
+  // Whether key v, after every element `a` holds, takes a's place.
+  NUMCU_HD bool takes_over(V v, const Acc& a) const {
+    return (a.index == std::numeric_limits<std::int64_t>::max()) | beats(v, key(a.value));
+  }
 };
 
 // any, all.
