@@ -258,7 +258,7 @@ __device__ __forceinline__ typename R::Acc fold_elements(const R& r, const Reduc
     for (std::int64_t t = w.first; t < n; t += w.tile_step) {
 #pragma unroll 1
       for (std::int64_t k = t; k < n && k < t + kReduceUnroll * w.lanes; k += w.lanes) {
-        a[0] = r(a[0], r.leaf(load_element<T>(in + reduced_offset(p, k)), k, o));
+        a[0] = fold_next(r, a[0], load_element<T>(in + reduced_offset(p, k)), k, o);
       }
     }
     return a[0];
@@ -279,7 +279,8 @@ __device__ __forceinline__ typename R::Acc fold_elements(const R& r, const Reduc
   return fold_accumulators(r, a);
 }
 
-// OV neighbouring outputs from o, read as one vector per reduced element.
+// OV neighbouring outputs from o, read as one vector per reduced element. Each accumulator meets
+// its elements in index order, as in the loops above.
 template <class R, int OV>
 __device__ __forceinline__ void fold_output_vectors(const R& r, const ReducePlan& p, const char* in,
                                                     std::int64_t o, const LaneWalk& w,
@@ -294,7 +295,7 @@ __device__ __forceinline__ void fold_output_vectors(const R& r, const ReducePlan
       for (std::int64_t k = t; k < n && k < t + kReduceUnroll * w.lanes; k += w.lanes) {
         const Vec x = *reinterpret_cast<const Vec*>(in + reduced_offset(p, k));
 #pragma unroll
-        for (int j = 0; j < OV; ++j) a[j] = r(a[j], r.leaf(x.v[j], k, o + j));
+        for (int j = 0; j < OV; ++j) a[j] = fold_next(r, a[j], x.v[j], k, o + j);
       }
     }
     return;
@@ -312,7 +313,7 @@ __device__ __forceinline__ void fold_output_vectors(const R& r, const ReducePlan
     for (int u = 0; u < kReduceUnroll; ++u) {
       if (k + u * w.lanes < n) {
 #pragma unroll
-        for (int j = 0; j < OV; ++j) a[j] = r(a[j], r.leaf(x[u].v[j], k + u * w.lanes, o + j));
+        for (int j = 0; j < OV; ++j) a[j] = fold_next(r, a[j], x[u].v[j], k + u * w.lanes, o + j);
       }
     }
   }
