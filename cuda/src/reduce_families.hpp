@@ -127,7 +127,9 @@ struct ArgFamily : Base {
   NUMCU_HD Acc fold_vector(Acc a, const T (&x)[N], std::int64_t k, std::int64_t) const {
     V best = key(convert<V>(x[0]));
     int at = 0;
+#ifdef __CUDA_ARCH__  // the host compiler knows no such pragma (and warnings are errors in CI)
 #pragma unroll
+#endif
     for (int j = 1; j < N; ++j) {
       const V v = key(convert<V>(x[j]));
       const bool take = beats(v, best);
