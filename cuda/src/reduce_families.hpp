@@ -44,9 +44,26 @@ struct InexactFamily : Base {
   }
 };
 
+// A value in the order a maximum walks: itself where `max`, else reversed (negated for floats and
+// complex numbers, complemented for integers and bool). Its own inverse, NaN stays NaN, and no
+// branch, so that min and max (argmin and argmax) share one comparison and the unrolled loops
+// stay straight.
+template <class V>
+NUMCU_HD NUMCU_FORCEINLINE V direction_key(V v, bool max) {
+  if constexpr (std::is_floating_point_v<V>) {
+    return v * (max ? V(1) : V(-1));
+  } else if constexpr (is_complex_v<V>) {
+    return max ? v : -v;
+  } else if constexpr (std::is_same_v<V, bool>) {
+    return v != !max;
+  } else {
+    return static_cast<V>(v ^ (max ? V(0) : static_cast<V>(~V(0))));
+  }
+}
+
 // min, max, nanmin, nanmax. The accumulator holds the value in the order max walks (the value
-// itself for max and nanmax, reversed for min and nanmin: see key), so that one comparison serves
-// both directions; finalize turns it back. Combinations are predicates, not branches.
+// itself for max and nanmax, reversed for min and nanmin: direction_key), so that one comparison
+// serves both directions; finalize turns it back. Combinations are predicates, not branches.
 template <class T>
 struct ExtremeFamily : Base {
   using In = T;
@@ -75,19 +92,7 @@ struct ExtremeFamily : Base {
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(key(a)); }
 
  private:
-  // The value for max, reversed for min (negated for floats and complex numbers, complemented
-  // for integers and bool); its own inverse, NaN stays NaN, and no branch.
-  NUMCU_HD Acc key(Acc v) const {
-    if constexpr (std::is_floating_point_v<Acc>) {
-      return v * (max ? Acc(1) : Acc(-1));
-    } else if constexpr (is_complex_v<Acc>) {
-      return max ? v : -v;
-    } else if constexpr (std::is_same_v<Acc, bool>) {
-      return v != !max;
-    } else {
-      return static_cast<Acc>(v ^ (max ? Acc(0) : static_cast<Acc>(~Acc(0))));
-    }
-  }
+  NUMCU_HD Acc key(Acc v) const { return direction_key(v, max); }
   // nanmin/nanmax run on inexact dtypes only; exact ones never ask.
   NUMCU_HD Acc quiet_nan_or_zero() const {
     if constexpr (is_inexact_v<T>) {
@@ -157,22 +162,7 @@ struct ArgFamily : Base {
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a.index; }
 
  private:
-  // The order argmax walks: the value itself for argmax, reversed for argmin (negated for
-  // floats and complex numbers, complemented for integers and bool), so that one comparison
-  // serves both directions. Its own inverse, and NaN stays NaN.
-  // Computed without a branch (a multiplication by +-1, or an exclusive or), so that the
-  // unrolled loops stay straight.
-  NUMCU_HD V key(V v) const {
-    if constexpr (std::is_floating_point_v<V>) {
-      return v * (max ? V(1) : V(-1));
-    } else if constexpr (is_complex_v<V>) {
-      return max ? v : -v;
-    } else if constexpr (std::is_same_v<V, bool>) {
-      return v != !max;
-    } else {
-      return static_cast<V>(v ^ (max ? V(0) : static_cast<V>(~V(0))));
-    }
-  }
+  NUMCU_HD V key(V v) const { return direction_key(v, max); }
   // Whether key v, which comes after key m, takes m's place: the first NaN, else strictly more.
   // Non-short-circuit operators, so that the tests are predicates, not branches. For floats,
   // !(m >= v) is v more than m or either NaN.
