@@ -203,12 +203,7 @@ def per_call_back_to_back(
     k_max: int = K_MAX,
 ) -> PerCall:
     """Median seconds per call over ``repeats`` measurements of K back-to-back calls."""
-    for _ in range(WARMUP_CALLS):
-        fn()
-    sync()
-    k = choose_k(fn, sync, min_time, k_max)
-    samples = [time_k_calls(fn, sync, k) / k for _ in range(repeats)]
-    return PerCall(statistics.median(samples), k, samples)
+    return per_call_interleaved({"": (fn, sync)}, min_time, repeats, k_max)[""]
 
 
 def per_call_interleaved(
@@ -219,9 +214,10 @@ def per_call_interleaved(
 ) -> dict[str, PerCall]:
     """per_call_back_to_back for several calls (name -> (call, its sync)) compared in one table.
 
-    Each call gets its own K; then the calls take their ``repeats`` measurements in turn (round
-    one: every call once, in order; round two; ...), so that a slow spell of the host falls on
-    all of them alike instead of on whichever was being measured then, and their ratios hold.
+    Each call is warmed up and gets its own K; then the calls take their ``repeats``
+    measurements in turn (round one: every call once, in order; round two; ...), so that a slow
+    spell of the host falls on all of them alike instead of on whichever was being measured
+    then, and their ratios hold.
     """
     ks: dict[str, int] = {}
     for name, (fn, sync) in calls.items():
