@@ -1431,6 +1431,8 @@ def _numpy_functions():
         ),
         np.cumsum: scan("cumsum"),
         np.cumprod: scan("cumprod"),
+        np.nancumsum: scan("nancumsum"),
+        np.nancumprod: scan("nancumprod"),
         np.where: where_,
         np.clip: clip_,
         np.concatenate: concatenate_,

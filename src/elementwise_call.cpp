@@ -328,6 +328,32 @@ py::object astype(py::handle obj, py::handle dtype_obj, const DeviceRequest& req
   return call.finish(true);
 }
 
+ArrayView nan_replaced(Call& call, const ArrayView& x, double value) {
+  const Exec& ex = call.exec();
+  const char* fname = call.fname();
+  const OpParams params{};
+  // values[i]: operand i's value where it is a scalar; here only where's `value`.
+  alignas(16) unsigned char values[4][16] = {};
+  // mask = isnan(x)
+  const ArrayView mask = call.scratch_view(DType::bool_, x.ndim, x.shape, &x);
+  const ArrayView test[2] = {mask, x};
+  const bool test_scalar[2] = {false, false};
+  run_ufunc<2>(Ufunc::isnan, x.dtype, ex, test, test_scalar, values, params, fname);
+  // clean = where(mask, value, x), the value converted to x's dtype
+  ArrayView given;
+  given.dtype = DType::float64;
+  given.data = reinterpret_cast<char*>(&value);
+  ArrayView scalar;
+  scalar.dtype = x.dtype;
+  scalar.data = reinterpret_cast<char*>(values[2]);
+  run_cast(Exec{}, scalar, given, fname);
+  const ArrayView clean = call.scratch_view(x.dtype, x.ndim, x.shape, &x);
+  const ArrayView select[4] = {clean, mask, scalar, x};
+  const bool select_scalar[4] = {false, false, true, false};
+  run_ufunc<4>(Ufunc::where, x.dtype, ex, select, select_scalar, values, params, fname);
+  return clean;
+}
+
 void copy_into(const ArrayView& dst, const ArrayView& src, Stream stream, const char* fname) {
   Exec ex;
   ex.gpu = true;

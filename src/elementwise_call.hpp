@@ -27,6 +27,13 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
 // astype), on the side where it is: a NumPy array for host data, a numcu.ndarray for device data.
 py::object astype(py::handle obj, py::handle dtype, const DeviceRequest& request);
 
+class Call;
+
+// `x` (on the call's backend) with every NaN, and every complex number with a NaN part, replaced
+// by `value`, in x's dtype: what NumPy's nan-functions reduce when dtype= converts the input to
+// a dtype that cannot hold NaN.
+ArrayView nan_replaced(Call& call, const ArrayView& x, double value);
+
 // dst = src (with a dtype conversion where they differ), both on the GPU, queued on `stream`.
 void copy_into(const ArrayView& dst, const ArrayView& src, Stream stream, const char* fname);
 

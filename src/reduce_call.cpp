@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 
 #include "arguments.hpp"
+#include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
@@ -86,10 +88,17 @@ enum class Form { with_dtype, plain, arg, var, count, scan };
   X(nanmax, nanmax, max, plain, "fmax", same, "Maximum ignoring NaN (NaN where all are NaN).",     \
     "The maxima, in the input dtype.")
 
-// The scan table: X(name, loop, summary, returns).
-#define NUMCU_SCANS(X)                                                                     \
-  X(cumsum, cumsum, "Cumulative sum along an axis.", "The running sums, in sum's dtypes.") \
-  X(cumprod, cumprod, "Cumulative product along an axis.", "The running products, in sum's dtypes.")
+// The scan table: X(name, loop, exact loop, summary, returns), as the reduction table's.
+#define NUMCU_SCANS(X)                                                                             \
+  X(cumsum, cumsum, cumsum, "Cumulative sum along an axis.", "The running sums, in sum's dtypes.") \
+  X(cumprod, cumprod, cumprod, "Cumulative product along an axis.",                                \
+    "The running products, in sum's dtypes.")                                                      \
+  X(nancumsum, nancumsum, cumsum,                                                                  \
+    "Cumulative sum treating NaN as zero (on integers and bool: cumsum).",                         \
+    "The running sums, in sum's dtypes.")                                                          \
+  X(nancumprod, nancumprod, cumprod,                                                               \
+    "Cumulative product treating NaN as one (on integers and bool: cumprod).",                     \
+    "The running products, in sum's dtypes.")
 
 enum class Reduction {
 #define NUMCU_ENUM(name, loop, exact, form, empty, result, summary, returns) name,
@@ -118,6 +127,41 @@ constexpr ReductionInfo kReductions[] = {
 };
 
 const ReductionInfo& info_of(Reduction r) { return kReductions[static_cast<int>(r)]; }
+
+enum class Scan {
+#define NUMCU_ENUM(name, loop, exact, summary, returns) name,
+  NUMCU_SCANS(NUMCU_ENUM)
+#undef NUMCU_ENUM
+};
+
+struct ScanInfo {
+  const char* fname;  // "numcu.cumsum"
+  ScanOp op;          // the loop on inexact dtypes
+  ScanOp op_exact;    // the loop on integers and bool
+};
+
+constexpr ScanInfo kScans[] = {
+#define NUMCU_INFO(name, loop, exact, summary, returns) \
+  {"numcu." #name, ScanOp::loop, ScanOp::exact},
+    NUMCU_SCANS(NUMCU_INFO)
+#undef NUMCU_INFO
+};
+
+// Whether converting dtype `from` to `to` loses NaNs: a float or complex input converted to an
+// integer or bool, or a complex one to a real dtype (the imaginary part is dropped). A
+// nan-function replaces them before such a conversion, as NumPy's do.
+bool loses_nan(DType from, DType to) {
+  const bool complex_to_real = dtype_kind(from) == 'c' && dtype_kind(to) != 'c';
+  return is_inexact(from) && (!is_inexact(to) || complex_to_real);
+}
+
+// What a nan-reduction's NaNs become before such a conversion: the identity of its sum or
+// product, and for nanmean a real NaN, which the mean still leaves out.
+double nan_stand_in(ReduceOp op) {
+  if (op == ReduceOp::nanprod) return 1.0;
+  if (op == ReduceOp::nanmean) return std::numeric_limits<double>::quiet_NaN();
+  return 0.0;
+}
 
 DType real_dtype(DType d) {
   if (d == DType::complex64) return DType::float32;
@@ -281,7 +325,15 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
 
   call.cost(OpClass::reduction, 0.0, static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
-  ArrayView in = call.prepare(x, loop_in);
+  ArrayView in;
+  if (info.op != info.op_exact && loses_nan(t, loop_in)) {
+    in = nan_replaced(call, call.prepare(x, t), nan_stand_in(info.op));
+    const ArrayView converted = call.scratch_view(loop_in, in.ndim, in.shape, &in);
+    run_cast(ex, converted, in, fname);
+    in = converted;
+  } else {
+    in = call.prepare(x, loop_in);
+  }
   const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
   ArrayView kept = dest;
   if (keepdims) {
@@ -322,8 +374,10 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   return call.finish();
 }
 
-py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis_obj,
-                     py::handle dtype_obj, py::handle out_obj, const DeviceRequest& req) {
+py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dtype_obj,
+                     py::handle out_obj, const DeviceRequest& req) {
+  const ScanInfo& info = kScans[static_cast<int>(scan)];
+  const char* fname = info.fname;
   Call call(fname, req);
   const Operand& x = call.array_input(a);
   const DType t = x.view.dtype;
@@ -331,6 +385,10 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
   call.output(out_obj);
   const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname)
                                   : loop_dtype_for_out(Result::accumulated, t, call);
+  const ScanOp op = is_inexact(loop_in) ? info.op : info.op_exact;
+  if (!scan_supports(op, loop_in)) {
+    throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
+  }
   const DType loop_out = scan_out_dtype(op, loop_in);
   const DType result = has_dtype ? loop_in : sum_result_dtype(t);
 
@@ -350,7 +408,15 @@ py::object scan_call(ScanOp op, const char* fname, py::handle a, py::handle axis
             static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
 
-  ArrayView in = call.prepare(x, loop_in);
+  ArrayView in;
+  if (info.op != info.op_exact && loses_nan(t, loop_in)) {
+    in = nan_replaced(call, call.prepare(x, t), info.op == ScanOp::nancumprod ? 1.0 : 0.0);
+    const ArrayView converted = call.scratch_view(loop_in, in.ndim, in.shape, &in);
+    run_cast(ex, converted, in, fname);
+    in = converted;
+  } else {
+    in = call.prepare(x, loop_in);
+  }
   // One line scans fastest contiguous (CUB on the GPU): flatten into a dense copy if needed.
   if ((flatten && in.ndim != 1) || (rndim == 1 && !in.is_c_contiguous())) {
     if (!in.is_c_contiguous()) {
@@ -511,16 +577,16 @@ PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   });
 }
 
-template <ScanOp S>
+template <Scan S>
 PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&]() -> py::object {
-    static const char* const fname = S == ScanOp::cumsum ? "numcu.cumsum" : "numcu.cumprod";
+    static const char* const fname = kScans[static_cast<int>(S)].fname;
     static const FormSpec form = form_spec(Form::scan);
     static const ArgSpec spec{fname, form.names, form.count, 0, form.max_positional, 1};
     PyObject* v[6];
     parse_fastcall(spec, args, nargs, kwnames, v);
     const DeviceRequest req = parse_device(given(v[4]), py::none(), py::none(), fname, given(v[5]));
-    return scan_call(S, fname, given(v[0]), given(v[1]), given(v[2]), given(v[3]), req);
+    return scan_call(S, given(v[0]), given(v[1]), given(v[2]), given(v[3]), req);
   });
 }
 
@@ -585,7 +651,7 @@ bool is_reduction_name(const char* name) {
 }
 
 bool is_scan_name(const char* name) {
-#define NUMCU_NAME(n, loop, summary, returns) \
+#define NUMCU_NAME(n, loop, exact, summary, returns) \
   if (std::strcmp(#n, name) == 0) return true;
   NUMCU_SCANS(NUMCU_NAME)
 #undef NUMCU_NAME
@@ -608,9 +674,9 @@ void bind_reductions(py::module_& m) {
   m.attr("reductions") = py::tuple(reductions);
 
   py::list scans;
-#define NUMCU_DEF(name, loop, summary, returns)                                                  \
+#define NUMCU_DEF(name, loop, exact, summary, returns)                                           \
   def_fastcall(                                                                                  \
-      m, #name, &scan_entry<ScanOp::loop>,                                                       \
+      m, #name, &scan_entry<Scan::name>,                                                         \
       keep(signature(#name, Form::scan) + doc(summary, form_params(Form::scan).c_str(), returns, \
                                               dtypes_line(info_of(Reduction::sum)).c_str())));   \
   scans.append(#name);

@@ -92,7 +92,8 @@ with np.errstate(all="ignore"):
         else:
             same(getattr(numcu, name)(a, b), ufunc(a, b), name)
     for name in ("sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax",
-                 "nansum", "nanprod", "nanmean", "nanmin", "nanmax", "cumsum", "cumprod"):
+                 "nansum", "nanprod", "nanmean", "nanmin", "nanmax", "cumsum", "cumprod",
+                 "nancumsum", "nancumprod"):
         same(getattr(numcu, name)(x, axis=0), getattr(np, name)(x, axis=0), name)
         same(getattr(numcu, name)(x), getattr(np, name)(x), name + " of all")
     for name in ("any", "all", "count_nonzero"):

@@ -560,11 +560,22 @@ def test_overlapping_out(name, backend, data):
 # --------------------------------------------------------------------------------------------
 
 REDUCTIONS = (
-    "sum prod mean std min max argmin argmax any all nansum nanmax count_nonzero cumsum cumprod"
+    "sum prod mean std min max argmin argmax any all nansum nanmax count_nonzero cumsum cumprod "
+    "nancumsum nancumprod"
 ).split()
-TAKES_DTYPE = {"sum", "prod", "mean", "std", "nansum", "cumsum", "cumprod"}
+TAKES_DTYPE = {
+    "sum",
+    "prod",
+    "mean",
+    "std",
+    "nansum",
+    "cumsum",
+    "cumprod",
+    "nancumsum",
+    "nancumprod",
+}
 NO_OUT = {"count_nonzero"}
-PRODUCTS = {"prod", "cumprod"}
+PRODUCTS = {"prod", "cumprod", "nancumprod"}
 
 
 @st.composite

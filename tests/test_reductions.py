@@ -2,7 +2,8 @@
 
 Specification, with NumPy as the oracle:
 - sum, prod, mean, var, std, min, max, argmin, argmax, any, all, count_nonzero, nansum,
-  nanprod, nanmin, nanmax, nanmean, cumsum and cumprod on all 14 dtypes, with NumPy's result
+  nanprod, nanmin, nanmax, nanmean, cumsum, cumprod, nancumsum and nancumprod on all 14 dtypes,
+  with NumPy's result
   dtypes (small integers sum to int64/uint64, float16 stays float16, mean of ints is float64);
 - axis None, int (negative too), tuple; keepdims; dtype=; out= (poisoned first);
 - 0-size, 0-d, one element, odd, 2-D, 3-D, transposed and negative-stride inputs;
@@ -43,13 +44,13 @@ REDUCTIONS = (
     "nanmax",
     "nanmean",
 )
-SCANS = ("cumsum", "cumprod")
+SCANS = ("cumsum", "cumprod", "nancumsum", "nancumprod")
 SINGLE_AXIS = ("argmin", "argmax")
 NO_IDENTITY = ("min", "max", "argmin", "argmax", "nanmin", "nanmax")
 NO_OUT = ("count_nonzero",)
 # Results that are sums of many terms: their tolerance grows with the terms' size.
-SUMMING = ("sum", "mean", "var", "std", "nansum", "nanmean", "cumsum")
-PRODUCTS = ("prod", "nanprod", "cumprod")
+SUMMING = ("sum", "mean", "var", "std", "nansum", "nanmean", "cumsum", "nancumsum")
+PRODUCTS = ("prod", "nanprod", "cumprod", "nancumprod")
 
 
 def reference(name, a, **kwargs):
@@ -96,7 +97,7 @@ def tolerance(name, a, expected):
         # Long products drift to the subnormal range, where the last digits depend on the order
         # of the multiplications: below the smallest normal number only the magnitude counts.
         atol = max(atol, float(np.finfo(expected.dtype).tiny))
-    if name == "cumsum" and expected.size:
+    if name in ("cumsum", "nancumsum") and expected.size:
         # NumPy rounds every partial sum to the result's type, in order; numcu's scan adds in
         # another order (and rounds float16 only at the outputs). Each result after k steps is
         # off by at most k half-ulps of the largest partial sum so far.
@@ -266,6 +267,53 @@ def test_nan(backend, rng, name, dtype):
     run_case(backend, name, a)
     run_case(backend, name, a, axis=1)
     run_case(backend, name, a, axis=0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("name", ["cumsum", "nancumsum", "nancumprod"])
+def test_nan_scan_lines(backend, rng, name, dtype):
+    """Scans with NaNs along lines long enough for the GPU's whole-line path (CUB), in place
+    too, and along both axes of a C-ordered array."""
+    a = data(rng, (1001,), dtype, name)
+    a[rng.integers(0, a.size, 40)] = np.nan
+    a[-1] = np.nan
+    run_case(backend, name, a)
+    expected = reference(name, a)
+    out = poisoned(a.shape, expected.dtype)
+    if backend == "numcu":
+        out = numcu.asarray(out)
+        result = getattr(numcu, name)(numcu.asarray(a), out=out)
+    else:
+        result = getattr(numcu, name)(a, out=out, device=backend)
+    assert result is out
+    check(out.get() if backend == "numcu" else out, expected, name, a)
+    b = data(rng, (300, 7), dtype, name)
+    b[rng.integers(0, 300, 30), rng.integers(0, 7, 30)] = np.nan
+    run_case(backend, name, b, axis=0)
+    run_case(backend, name, b, axis=1)
+
+
+@pytest.mark.parametrize("requested", ["int64", "int8", "bool", "float64", "complex128"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmean", "nancumsum", "nancumprod"])
+def test_nan_functions_replace_nan_before_dtype(backend, rng, name, dtype, requested):
+    """dtype= converts the input after its NaNs are replaced, as NumPy's nan-functions do: a
+    NaN converted to an integer or bool first, or a complex number with a NaN imaginary part
+    converted to a real dtype first, would be summed as a number."""
+    if name == "nanmean" and requested not in ("float64", "complex128"):
+        pytest.skip("nanmean refuses dtype= that is not inexact (tested elsewhere)")
+    a = data(rng, (5, 9), dtype, name) * 3
+    a[1, 3] = np.nan
+    a[4, ::2] = np.nan
+    if a.dtype.kind == "c":
+        a[2, 2] = complex(1.5, np.nan)
+        a[3, 5] = complex(np.nan, 0.5)
+    for axis in (None, 1):
+        expected = reference(name, a, axis=axis, dtype=requested)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result, host = call(backend, name, a, axis=axis, dtype=requested)
+        check(result, expected, name, a, scalar_ok=host and name not in SCANS)
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "cpu_parallel.hpp"
+#include "numcu/errors.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
@@ -183,9 +185,12 @@ void scan_cpu(ScanOp op, DType dtype, const ReducePlan& plan) {
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-#define NUMCU_CASE(e, S) \
-  case ScanOp::e:        \
-    return run_scan(reduce::S<T>{}, plan);
+#define NUMCU_CASE(e, S)                                \
+  case ScanOp::e:                                       \
+    if constexpr (reduce::S<T>::template supports<T>) { \
+      return run_scan(reduce::S<T>{}, plan);            \
+    }                                                   \
+    throw_type_error(std::string("numcu: no scan loop for dtype ") + dtype_name(dtype));
       NUMCU_SCAN_OPS(NUMCU_CASE)
 #undef NUMCU_CASE
     }

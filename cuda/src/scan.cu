@@ -1,16 +1,20 @@
-// cumsum and cumprod. One contiguous line goes to CUB's device scan, instantiated only for the
-// accumulator types (int64/uint64 as one, float, double, complex64, complex128): an input of
-// another type is first converted into the output (or, for float16, into float32 scratch) and
-// scanned in place there. Several lines take a thread each, which reads coalesced when the lines
-// are the columns of a C-ordered array (scans along a leading axis).
+// cumsum, cumprod, nancumsum and nancumprod. One contiguous line goes to CUB's device scan,
+// instantiated only for the accumulator types (int64/uint64 as one, float, double, complex64,
+// complex128): an input of another type is first converted into the output (or, for float16,
+// into float32 scratch) and scanned in place there; the nan-scans' input is likewise first
+// written there with its NaNs replaced by the identity. Several lines take a thread each, which
+// reads coalesced when the lines are the columns of a C-ordered array (scans along a leading axis).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
+#include <string>
 #include <type_traits>
 
 #include "numcu/backend.hpp"
 #include "numcu/cuda_check.hpp"
+#include "numcu/errors.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
@@ -118,13 +122,40 @@ void convert_line(DType to, void* out, DType from, const void* in, std::int64_t 
   cast_cuda(to, from, plan, stream);
 }
 
+// acc[i] = s.leaf(in[i]) for n contiguous elements (acc may be in).
+template <class S>
+__global__ void __launch_bounds__(kScanBlock)
+    leaf_line_kernel(S s, const typename S::In* in, typename S::Acc* acc, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kScanBlock;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kScanBlock + threadIdx.x; i < n;
+       i += stride) {
+    acc[i] = s.leaf(in[i]);
+  }
+}
+
 template <class S, bool Multiply>
-void scan_line(const ReducePlan& p, cudaStream_t stream) {
+void scan_line([[maybe_unused]] const S& s, const ReducePlan& p, cudaStream_t stream) {
   using T = typename S::In;
   using Acc = typename S::Acc;
   using Out = typename S::Out;
   const std::int64_t n = p.n_red;
-  if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Out, Acc>) {
+  if constexpr (S::skips_nan) {
+    const std::int64_t blocks = std::min<std::int64_t>((n + kScanBlock - 1) / kScanBlock, 65536);
+    const auto* in = reinterpret_cast<const T*>(p.in);
+    if constexpr (std::is_same_v<Out, Acc>) {
+      leaf_line_kernel<S><<<static_cast<unsigned>(blocks), kScanBlock, 0, stream>>>(
+          s, in, reinterpret_cast<Acc*>(p.out), n);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
+      scan_accumulators<Acc, Multiply>(p.out, p.out, n, stream);
+    } else {
+      PoolScratch acc(static_cast<std::size_t>(n) * sizeof(Acc), stream);
+      leaf_line_kernel<S><<<static_cast<unsigned>(blocks), kScanBlock, 0, stream>>>(
+          s, in, static_cast<Acc*>(acc.get()), n);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
+      scan_accumulators<Acc, Multiply>(acc.get(), acc.get(), n, stream);
+      convert_line(dtype_of_v<Out>, p.out, dtype_of_v<Acc>, acc.get(), n, stream);
+    }
+  } else if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Out, Acc>) {
     scan_accumulators<Acc, Multiply>(p.in, p.out, n, stream);
   } else if constexpr (std::is_same_v<Out, Acc>) {
     convert_line(dtype_of_v<Acc>, p.out, dtype_of_v<T>, p.in, n, stream);
@@ -144,7 +175,7 @@ void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
   if (p.n_out == 0 || p.n_red == 0) return;
   if (p.n_out == 1 && p.red_strides[0] == sizeof(T) && p.out_red_stride == sizeof(Out) &&
       p.n_red > kScanBlock) {
-    scan_line<S, Multiply>(p, stream);
+    scan_line<S, Multiply>(s, p, stream);
     return;
   }
   const std::int64_t blocks = (p.n_out + kScanBlock - 1) / kScanBlock;
@@ -161,9 +192,12 @@ void scan_cuda(ScanOp op, DType dtype, const ReducePlan& plan, Stream stream) {
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-#define NUMCU_CASE(e, S) \
-  case ScanOp::e:        \
-    return kernels::launch_scan<reduce::S<T>, reduce::S<T>::multiply>(reduce::S<T>{}, plan, s);
+#define NUMCU_CASE(e, S)                                                                          \
+  case ScanOp::e:                                                                                 \
+    if constexpr (reduce::S<T>::template supports<T>) {                                           \
+      return kernels::launch_scan<reduce::S<T>, reduce::S<T>::multiply>(reduce::S<T>{}, plan, s); \
+    }                                                                                             \
+    throw_type_error(std::string("numcu: no scan loop for dtype ") + dtype_name(dtype));
       NUMCU_SCAN_OPS(NUMCU_CASE)
 #undef NUMCU_CASE
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -2181,6 +2181,74 @@ def multiply(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, dev_id: 
     numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is
     NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.
     """
+def nancumprod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Cumulative product treating NaN as one (on integers and bool: cumprod).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 15 of numcu.dtypes.
+    axis : None or int, optional
+        The axis to scan along; None scans the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The running products, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
+def nancumsum(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Cumulative sum treating NaN as zero (on integers and bool: cumsum).
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: all 15 of numcu.dtypes.
+    axis : None or int, optional
+        The axis to scan along; None scans the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is converted to it first.
+    out : array, optional
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
+        Without dtype=, the loop runs in the promotion of the input's dtype and out's where
+        that is a float or complex dtype, as NumPy's does.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The running sums, in sum's dtypes.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
 def nanmax(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     Maximum ignoring NaN (NaN where all are NaN).
@@ -3137,6 +3205,6 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
 __version__: str
 dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
-scans: tuple[str, ...] = ('cumsum', 'cumprod')
+scans: tuple[str, ...] = ('cumsum', 'cumprod', 'nancumsum', 'nancumprod')
 ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))
 ufuncs: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside')

@@ -38,7 +38,9 @@ enum class ReduceOp {
 
 #define NUMCU_SCAN_OPS(X) \
   X(cumsum, CumSum)       \
-  X(cumprod, CumProd)
+  X(cumprod, CumProd)     \
+  X(nancumsum, NanCumSum) \
+  X(nancumprod, NanCumProd)
 
 enum class ScanOp {
 #define NUMCU_ENUM(e, S) e,
@@ -87,6 +89,7 @@ ReducePlan make_scan_plan(const ArrayView& in, int axis, const ArrayView& out, c
 DType reduce_out_dtype(ReduceOp op, DType in);
 bool reduce_supports(ReduceOp op, DType in);
 DType scan_out_dtype(ScanOp op, DType in);
+bool scan_supports(ScanOp op, DType in);
 
 void reduce_cpu(ReduceOp op, DType in, const ReducePlan& plan, const ReduceParams& params);
 void reduce_cuda(ReduceOp op, DType in, const ReducePlan& plan, const ReduceParams& params,

@@ -360,15 +360,26 @@ struct SqDev : Base {
 };
 
 // Scans: cumsum and cumprod accumulate like sum and prod and store the input's type for
-// float16 and bfloat16, the accumulator's otherwise.
-template <class T, int Identity, bool Multiply>
+// float16 and bfloat16, the accumulator's otherwise. nancumsum and nancumprod take a NaN (a
+// complex number with a NaN part) as the identity; they have loops for inexact dtypes only, as
+// the nan-reductions do.
+template <class T, int Identity, bool Multiply, bool Nan = false>
 struct Scan {
   using In = T;
   using Acc = sum_acc_t<T>;
   using Out = std::conditional_t<is_narrow_float_v<T>, T, Acc>;
   static constexpr bool multiply = Multiply;
+  static constexpr bool skips_nan = Nan;
+  template <class U>
+  static constexpr bool supports = !Nan || is_inexact_v<U>;
   NUMCU_HD Acc identity() const { return Acc(Identity); }
-  NUMCU_HD Acc leaf(T x) const { return convert<Acc>(x); }
+  NUMCU_HD Acc leaf(T x) const {
+    const Acc v = convert<Acc>(x);
+    if constexpr (Nan) {
+      if (is_nan(v)) return Acc(Identity);
+    }
+    return v;
+  }
   NUMCU_HD Acc operator()(Acc a, Acc b) const {
     if constexpr (Multiply) {
       return wrap_mul(a, b);
@@ -383,5 +394,9 @@ template <class T>
 struct CumSum : Scan<T, 0, false> {};
 template <class T>
 struct CumProd : Scan<T, 1, true> {};
+template <class T>
+struct NanCumSum : Scan<T, 0, false, true> {};
+template <class T>
+struct NanCumProd : Scan<T, 1, true, true> {};
 
 }  // namespace numcu::reduce
