@@ -15,6 +15,9 @@ Method
   100,000); the median of 5 such measurements is reported (20 ms and 3 with --quick). The
   libraries take their measurements of a size in turn, so that a slow spell of the host falls
   on all of them alike.
+- The launch floor (n = 2^10 row): numcu's private ``_core._launch_empty()``, a call as cheap
+  as numcu's own that queues one empty kernel, timed back to back with the libraries' adds:
+  what one kernel launch costs this host by itself, under every library's small add.
 - Synchronised each call (n = 2^10): the median over many single calls, each followed by
   a device synchronisation: launch latency plus completion, as a caller who waits sees it.
 - Bandwidth counts bytes read plus written: 12 bytes per element for add (read a, read b,
@@ -136,9 +139,13 @@ def bench_sizes(
     host_b: np.ndarray,
     exponents: list[int],
     opts: argparse.Namespace,
-) -> dict[str, dict[int, dict[str, Any]]]:
-    """Back-to-back add into out for every library and size."""
+) -> tuple[dict[str, dict[int, dict[str, Any]]], dict[str, Any] | None]:
+    """Back-to-back add into out for every library and size; and at the first size the launch
+    floor (one empty kernel per call), where numcu has it."""
     results: dict[str, dict[int, dict[str, Any]]] = {name: {} for name in libs}
+    floor = None
+    numcu = libs["numcu"].module if "numcu" in libs else None
+    launch_empty = getattr(getattr(numcu, "_core", None), "_launch_empty", None)
     for e in exponents:
         n = 1 << e
         line = [f"n=2^{e}:"]
@@ -147,9 +154,15 @@ def bench_sizes(
             a, b = lib.to_device(host_a[:n]), lib.to_device(host_b[:n])
             c = lib.empty_like(a)
             calls[name] = (lambda lib=lib, a=a, b=b, c=c: lib.add_out(a, b, c)), lib.synchronize
+        if launch_empty is not None and e == exponents[0]:
+            calls["launch floor"] = launch_empty, libs["numcu"].synchronize
         per_call = timing.per_call_interleaved(calls, opts.min_time, opts.repeats, opts.k_max)
         del calls
         for name, (sec, k, samples) in per_call.items():
+            if name == "launch floor":
+                floor = {"n": n, "us": sec * 1e6, "k": k, "samples_us": [s * 1e6 for s in samples]}
+                line.append(f"{name} {sec * 1e6:.2f} us (K={k})")
+                continue
             results[name][n] = {
                 "us": sec * 1e6,
                 "gbps": timing.gbps(ADD_BYTES_PER_ELEMENT * n, sec),
@@ -158,7 +171,7 @@ def bench_sizes(
             }
             line.append(f"{name} {sec * 1e6:.2f} us (K={k})")
         print(" ".join(line), file=sys.stderr, flush=True)
-    return results
+    return results, floor
 
 
 def bench_synchronised(
@@ -314,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     if "numcu" in libs:
         check_numcu(libs["numcu"], host_a, host_b, 1 << 20)
 
-    sizes = bench_sizes(libs, host_a, host_b, opts.exponents, opts)
+    sizes, floor = bench_sizes(libs, host_a, host_b, opts.exponents, opts)
     sync_n = 1 << 10
     synchronised = bench_synchronised(libs, host_a, host_b, sync_n, opts.sync_calls)
     copy = bench_copy(libs, host_a, n_max, opts)
@@ -334,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                 name: {str(n): r for n, r in per_n.items()} for name, per_n in sizes.items()
             },
             "add_out_synchronised_each_call_us": {"n": sync_n, **synchronised},
+            "launch_floor_us": floor,
             "copy": copy,
             "numpy_in_numpy_out_ms": {"n": roundtrip_n, **roundtrip},
         }
@@ -349,6 +363,17 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"device-to-device copy, n=2^{n_max.bit_length() - 1} ({copy['how']}): "
             f"{copy['gbps']:.0f} GB/s ({copy['us']:.1f} us), the ceiling"
+        )
+    if floor:
+        n = floor["n"]
+        above = " | ".join(
+            f"{name} +{per_n[n]['us'] - floor['us']:.2f} us"
+            for name, per_n in sizes.items()
+            if n in per_n
+        )
+        print(
+            f"one empty kernel per call, back to back (the launch floor): {floor['us']:.2f} us; "
+            f"add into out at n=2^{n.bit_length() - 1} above it: {above}"
         )
     print(
         "add into out, n=2^10, synchronised each call (median of "

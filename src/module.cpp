@@ -11,8 +11,8 @@
 #include "fastcall.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
-#include "numcu/errors.hpp"
 #include "numcu/elementwise.hpp"
+#include "numcu/errors.hpp"
 #include "numcu/launch_check.hpp"
 #include "numcu/runtime.hpp"
 #include "reduce_call.hpp"
@@ -318,6 +318,22 @@ const char* const kAstypeDoc =
     "Host arrays give a NumPy array (cast on the host); device arrays a numcu.ndarray on their\n"
     "GPU, queued on `stream` (by default the current one).\n";
 
+// One empty kernel on numcu's current stream, from a call as cheap as numcu's own: the floor
+// under numcu's small calls, for benchmarks/bench_add.py.
+PyObject* launch_empty_entry(PyObject*, PyObject* const*, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    if (nargs != 0 || kwnames != nullptr)
+      throw_type_error("numcu._launch_empty takes no arguments");
+    numcu::cuda::launch_empty(numcu::cuda::current_stream());
+    return py::none();
+  });
+}
+
+const char* const kLaunchEmptyDoc =
+    "_launch_empty()\n--\n\n"
+    "Queues one empty kernel on the current stream: what a launch costs by itself, which\n"
+    "benchmarks compare numcu's small calls with. Not part of the API.\n";
+
 void def_ufuncs(py::module_& m) {
 #define NUMCU_DEF(e, F, group, doc) def_ufunc<Ufunc::e>(m);
   NUMCU_UFUNCS(NUMCU_DEF)
@@ -327,6 +343,7 @@ void def_ufuncs(py::module_& m) {
   def_fastcall(m, "where", &where_entry, kWhereFnDoc);
   def_fastcall(m, "clip", &clip_entry, kClipDoc);
   def_fastcall(m, "astype", &astype_entry, kAstypeDoc);
+  def_fastcall(m, "_launch_empty", &launch_empty_entry, kLaunchEmptyDoc);
   // The names numcu/__init__.py re-exports: NumPy's ufuncs with NumPy's signature.
   py::list names;
   for (int i = 0; i < kNumUfuncs; ++i) {

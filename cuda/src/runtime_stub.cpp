@@ -49,6 +49,7 @@ void issue_deferred_frees() noexcept {}
 void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
 void synchronize(Stream) {}  // nothing can have been queued
 void synchronize_device(int) { unavailable(); }
+void launch_empty(Stream) { unavailable(); }
 void stream_wait(Stream, Stream) { unavailable(); }
 std::string stream_query_error(Stream) { return std::string(); }
 int pointer_device(const void*) { unavailable(); }

@@ -325,6 +325,11 @@ def _intake_info(obj: typing.Any, route: typing.Any = None) -> dict:
     """
 def _launch_check(data: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], size: typing.SupportsInt | typing.SupportsIndex, shape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], strides: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]], itemsizes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], alignments: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], scalar_mask: typing.SupportsInt | typing.SupportsIndex, full: bool) -> str:
     ...
+def _launch_empty() -> typing.Any:
+    """
+    Queues one empty kernel on the current stream: what a launch costs by itself, which
+    benchmarks compare numcu's small calls with. Not part of the API.
+    """
 def _matmul(a: typing.Any, b: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     a @ b on the GPU for operands of one dtype and broadcast batch dimensions: cuBLAS for floating and complex dtypes (loaded at first use), a kernel of numcu's for integers.

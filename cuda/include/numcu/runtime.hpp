@@ -55,6 +55,8 @@ void issue_deferred_frees() noexcept;
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream);
 void synchronize(Stream stream);
 void synchronize_device(int device);
+// One empty kernel queued on `stream`: the cost of a launch by itself (benchmarks only).
+void launch_empty(Stream stream);
 // The stream numcu queues work on in this thread (nullptr: the legacy default stream), and
 // setting it (what `with numcu.cuda.Stream(...)` does).
 Stream current_stream();
