@@ -163,6 +163,17 @@ double nan_stand_in(ReduceOp op) {
   return 0.0;
 }
 
+// `x` on the backend in `loop_in`, for a reduction or a scan. A nan-function's (skips_nan) NaNs
+// are replaced by `stand_in` first where the conversion would lose them.
+ArrayView prepare_input(Call& call, const Operand& x, DType loop_in, bool skips_nan,
+                        double stand_in) {
+  if (!skips_nan || !loses_nan(x.view.dtype, loop_in)) return call.prepare(x, loop_in);
+  const ArrayView clean = nan_replaced(call, call.prepare(x, x.view.dtype), stand_in);
+  const ArrayView converted = call.scratch_view(loop_in, clean.ndim, clean.shape, &clean);
+  run_cast(call.exec(), converted, clean, call.fname());
+  return converted;
+}
+
 DType real_dtype(DType d) {
   if (d == DType::complex64) return DType::float32;
   if (d == DType::complex128) return DType::float64;
@@ -325,15 +336,7 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
 
   call.cost(OpClass::reduction, 0.0, static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
-  ArrayView in;
-  if (info.op != info.op_exact && loses_nan(t, loop_in)) {
-    in = nan_replaced(call, call.prepare(x, t), nan_stand_in(info.op));
-    const ArrayView converted = call.scratch_view(loop_in, in.ndim, in.shape, &in);
-    run_cast(ex, converted, in, fname);
-    in = converted;
-  } else {
-    in = call.prepare(x, loop_in);
-  }
+  ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact, nan_stand_in(info.op));
   const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
   ArrayView kept = dest;
   if (keepdims) {
@@ -408,15 +411,8 @@ py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dt
             static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
 
-  ArrayView in;
-  if (info.op != info.op_exact && loses_nan(t, loop_in)) {
-    in = nan_replaced(call, call.prepare(x, t), info.op == ScanOp::nancumprod ? 1.0 : 0.0);
-    const ArrayView converted = call.scratch_view(loop_in, in.ndim, in.shape, &in);
-    run_cast(ex, converted, in, fname);
-    in = converted;
-  } else {
-    in = call.prepare(x, loop_in);
-  }
+  ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact,
+                               info.op == ScanOp::nancumprod ? 1.0 : 0.0);
   // One line scans fastest contiguous (CUB on the GPU): flatten into a dense copy if needed.
   if ((flatten && in.ndim != 1) || (rndim == 1 && !in.is_c_contiguous())) {
     if (!in.is_c_contiguous()) {
