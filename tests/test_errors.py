@@ -179,6 +179,21 @@ def test_out_unsafe_cast_other_kinds(dtype, out_dtype, op, host_backend):
 # --------------------------------------------------------------------------------------------
 
 
+def test_launch_floor_probe():
+    """The benchmarks' launch floor (numcu._core._launch_empty): no arguments; one empty kernel
+    on the current stream where there is a GPU, numcu's own error where there is none."""
+    probe = numcu._core._launch_empty
+    with pytest.raises(TypeError, match=exact("numcu._launch_empty takes no arguments")):
+        probe(1)
+    if gpu_available():
+        with numcu.cuda.Stream() as stream:
+            assert probe() is None
+        stream.synchronize()
+    else:
+        with pytest.raises(numcu.cuda.CUDAUnavailableError, match="no CUDA device"):
+            probe()
+
+
 @pytest.mark.skipif(gpu_available(), reason="a CUDA device is available")
 def test_cuda_requested_without_a_gpu():
     message = "numcu.add: device='cuda' was requested but no CUDA device is available"
