@@ -155,13 +155,14 @@ bool loses_nan(DType from, DType to) {
   return is_inexact(from) && (!is_inexact(to) || complex_to_real);
 }
 
-// What a nan-reduction's NaNs become before such a conversion: the identity of its sum or
+// What a nan-function's NaNs become before such a conversion: the identity of its sum or
 // product, and for nanmean a real NaN, which the mean still leaves out.
 double nan_stand_in(ReduceOp op) {
   if (op == ReduceOp::nanprod) return 1.0;
   if (op == ReduceOp::nanmean) return std::numeric_limits<double>::quiet_NaN();
   return 0.0;
 }
+double nan_stand_in(ScanOp op) { return op == ScanOp::nancumprod ? 1.0 : 0.0; }
 
 // `x` on the backend in `loop_in`, for a reduction or a scan. A nan-function's (skips_nan) NaNs
 // are replaced by `stand_in` first where the conversion would lose them.
@@ -388,10 +389,8 @@ py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dt
   call.output(out_obj);
   const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname)
                                   : loop_dtype_for_out(Result::accumulated, t, call);
+  // Every scan has a loop for every dtype: the nan-scans' exact loops are the plain ones.
   const ScanOp op = is_inexact(loop_in) ? info.op : info.op_exact;
-  if (!scan_supports(op, loop_in)) {
-    throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
-  }
   const DType loop_out = scan_out_dtype(op, loop_in);
   const DType result = has_dtype ? loop_in : sum_result_dtype(t);
 
@@ -411,8 +410,7 @@ py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dt
             static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
 
-  ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact,
-                               info.op == ScanOp::nancumprod ? 1.0 : 0.0);
+  ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact, nan_stand_in(info.op));
   // One line scans fastest contiguous (CUB on the GPU): flatten into a dense copy if needed.
   if ((flatten && in.ndim != 1) || (rndim == 1 && !in.is_c_contiguous())) {
     if (!in.is_c_contiguous()) {

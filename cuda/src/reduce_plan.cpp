@@ -168,18 +168,4 @@ DType scan_out_dtype(ScanOp op, DType in) {
   });
 }
 
-bool scan_supports(ScanOp op, DType in) {
-  return visit_dtype(in, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-#define NUMCU_CASE(e, S) \
-  case ScanOp::e:        \
-    return reduce::S<T>::template supports<T>;
-      NUMCU_SCAN_OPS(NUMCU_CASE)
-#undef NUMCU_CASE
-    }
-    return false;
-  });
-}
-
 }  // namespace numcu

@@ -89,7 +89,6 @@ ReducePlan make_scan_plan(const ArrayView& in, int axis, const ArrayView& out, c
 DType reduce_out_dtype(ReduceOp op, DType in);
 bool reduce_supports(ReduceOp op, DType in);
 DType scan_out_dtype(ScanOp op, DType in);
-bool scan_supports(ScanOp op, DType in);
 
 void reduce_cpu(ReduceOp op, DType in, const ReducePlan& plan, const ReduceParams& params);
 void reduce_cuda(ReduceOp op, DType in, const ReducePlan& plan, const ReduceParams& params,
