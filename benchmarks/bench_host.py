@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -223,22 +222,16 @@ def measure(paths, x, y, exponents, all_threads, opts) -> dict[str, dict[str, di
         a, b = x[:n], y[:n]
         for op in OPS:
             args = (a, b) if op in ("add", "multiply") else (a,)
-            calls, ks = {}, {}
-            for path, make in paths.items():
-                enter(path, all_threads)
-                fn = call_of(make(op), inputs_for(path, args))
-                for _ in range(timing.WARMUP_CALLS):
-                    fn()
-                ks[path] = timing.choose_k(fn, lambda: None, opts.min_time)
-                calls[path] = fn
-            samples: dict[str, list[float]] = {p: [] for p in paths}
-            for _ in range(opts.repeats):
-                for path, fn in calls.items():
-                    enter(path, all_threads)
-                    samples[path].append(timing.time_k_calls(fn, lambda: None, ks[path]) / ks[path])
+            calls = {
+                path: (call_of(make(op), inputs_for(path, args)), lambda: None)
+                for path, make in paths.items()
+            }
+            timed = timing.per_call_interleaved(
+                calls, opts.min_time, opts.repeats, before=lambda path: enter(path, all_threads)
+            )
             for path in paths:
-                results[op][path][n] = statistics.median(samples[path])
-            del calls
+                results[op][path][n] = timed[path].seconds
+            del calls, timed
             print(
                 f"  2^{e} {op}: " + " | ".join(f"{p} {fmt_time(results[op][p][n])}" for p in paths),
                 flush=True,

@@ -211,16 +211,20 @@ def per_call_interleaved(
     min_time: float,
     repeats: int,
     k_max: int = K_MAX,
+    before: Callable[[str], object] | None = None,
 ) -> dict[str, PerCall]:
     """per_call_back_to_back for several calls (name -> (call, its sync)) compared in one table.
 
     Each call is warmed up and gets its own K; then the calls take their ``repeats``
     measurements in turn (round one: every call once, in order; round two; ...), so that a slow
     spell of the host falls on all of them alike instead of on whichever was being measured
-    then, and their ratios hold.
+    then, and their ratios hold. ``before(name)``, where given, runs before a call's warm-up and
+    before each of its measurements (settings that differ from call to call).
     """
     ks: dict[str, int] = {}
     for name, (fn, sync) in calls.items():
+        if before is not None:
+            before(name)
         for _ in range(WARMUP_CALLS):
             fn()
         sync()
@@ -228,6 +232,8 @@ def per_call_interleaved(
     samples: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(repeats):
         for name, (fn, sync) in calls.items():
+            if before is not None:
+                before(name)
             samples[name].append(time_k_calls(fn, sync, ks[name]) / ks[name])
     return {name: PerCall(statistics.median(s), ks[name], s) for name, s in samples.items()}
 
