@@ -11,9 +11,10 @@ plus PyTorch once for reference::
     python benchmarks/tune_reduce.py --json tune.json
 
 Knobs (comma-separated key=value): threads (most threads in a block, a power of two up to
-512), threads_per_sm (resident threads each multiprocessor is given; 0: its maximum),
-min_values (fewest elements or vectors a lane takes before more lanes or blocks are added),
-row_lanes (lanes a contiguous row gets at least), vector_in and vector_out (0 turns the
+512), row_threads (most threads in a block that reduces several rows), threads_per_sm
+(resident threads each multiprocessor is given; 0: its maximum), min_values (fewest elements
+or vectors a lane takes before more lanes or blocks are added), row_lanes (lanes a contiguous
+row gets at least, where each still takes min_values), vector_in and vector_out (0 turns the
 vector loads of rows and of neighbouring outputs off). The empty setting is the default.
 
 Small sums report us per call (fewer is better), the rest GB/s (more is better); the best
@@ -42,9 +43,11 @@ DEFAULT_SETTINGS = (
     "min_values=32",
     "threads_per_sm=1024",
     "threads_per_sm=4096",
-    "row_lanes=16",
+    "row_threads=512",
+    "row_threads=128",
+    "row_lanes=32",
     "row_lanes=64",
-    "row_lanes=128",
+    "row_lanes=256",
     "vector_out=0",
     "threads=256,threads_per_sm=4096",
 )

@@ -245,7 +245,8 @@ TUNINGS = (
     "threads=32,min_values=1,row_lanes=1",
     "threads=64,threads_per_sm=100000,min_values=1,vector_in=0,vector_out=0",
     "threads=512,threads_per_sm=64,min_values=1000000",
-    "row_lanes=512,min_values=2",
+    "row_threads=512,row_lanes=512,min_values=2",
+    "row_threads=32,row_lanes=512,min_values=1",
 )
 
 
@@ -259,14 +260,15 @@ def test_tuning_extremes(tuning):
     assert "BAD []" in done.stdout, done.stdout
 
 
-def test_bad_tuning_is_an_error():
-    env = dict(os.environ, NUMCU_REDUCE_TUNING="threads=48")
+@pytest.mark.parametrize("bad", ["threads=48", "row_threads=1024"])
+def test_bad_tuning_is_an_error(bad):
+    env = dict(os.environ, NUMCU_REDUCE_TUNING=bad)
     code = "import numcu, numpy as np; numcu.sum(numcu.asarray(np.ones(10)))"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode != 0
-    assert "NUMCU_REDUCE_TUNING" in done.stderr and "threads=48" in done.stderr
+    assert "NUMCU_REDUCE_TUNING" in done.stderr and bad in done.stderr
 
 
 # --------------------------------------------------------------------------------------------
