@@ -13,6 +13,8 @@
 #include "arguments.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
+#include "intake.hpp"
+#include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/runtime.hpp"
@@ -207,11 +209,13 @@ DType loop_dtype_for_out(Result rule, DType t, const Call& call) {
 // The dtype= and out dtypes NumPy refuses where it would otherwise convert, refused here too:
 // - argmin and argmax write through an int64 (intp) buffer that out must cast to safely, so a
 //   float, complex or uint64 out is refused (bool and narrower integers are taken);
-// - std takes the square root into out with casting='same_kind', so an integer or bool out is;
+// - std takes the square root into out with casting='same_kind', so an integer or bool out is,
+//   and so is an integer dtype= without out for an array result (the square root goes back into
+//   the variance's array of that dtype; a 0-d result is converted);
 // - nanmean of a float or complex input wants both dtype= and out inexact;
 // - var and std of bool with dtype=bool subtract bools, which NumPy does not.
 void check_refused_dtypes(const ReductionInfo& info, DType t, bool has_dtype, DType requested,
-                          DType result, const Call& call, const char* fname) {
+                          int rndim, const Call& call, const char* fname) {
   const auto refuse = [&](const char* what, DType d, const std::string& why) {
     throw_type_error(std::string(fname) + ": " + what + " has dtype " + dtype_name(d) + "; " + why);
   };
@@ -225,6 +229,12 @@ void check_refused_dtypes(const ReductionInfo& info, DType t, bool has_dtype, DT
       (info.result == Result::variance || info.result == Result::deviation)) {
     refuse("dtype=", requested, "deviations of bools cannot be taken in bool");
   }
+  if (has_dtype && info.result == Result::deviation && !is_inexact(requested) && !call.has_out() &&
+      rndim > 0) {
+    refuse("dtype=", requested,
+           "the square root of the variance, a float, cannot be written back into an array of "
+           "it with casting='same_kind' (a 0-d result, a float dtype= or a float out= can)");
+  }
   if (!call.has_out()) return;
   const DType out = call.out().view.dtype;
   if (info.result == Result::index && promote_types(out, DType::int64) != DType::int64) {
@@ -232,10 +242,10 @@ void check_refused_dtypes(const ReductionInfo& info, DType t, bool has_dtype, DT
            "indices need an out that casts safely to int64 (bool, int8 to int64, "
            "uint8 to uint32)");
   }
-  if (info.result == Result::deviation && !can_cast_same_kind(result, out)) {
+  if (info.result == Result::deviation && !is_inexact(out)) {
     refuse("out", out,
-           std::string("the square root gives ") + dtype_name(result) +
-               ", which does not cast to it with casting='same_kind'");
+           "the square root gives a float, which does not cast to it with "
+           "casting='same_kind'");
   }
   if (nan_mean && !is_inexact(out)) {
     refuse("out", out, "the mean of a float or complex input needs a float or complex out");
@@ -251,7 +261,7 @@ DType result_dtype(Result rule, DType t, bool has_dtype, DType requested) {
       return has_dtype ? requested : (is_inexact(t) ? t : DType::float64);
     case Result::variance:
     case Result::deviation:
-      return real_dtype(has_dtype ? requested : (is_inexact(t) ? t : DType::float64));
+      return has_dtype ? requested : real_dtype(is_inexact(t) ? t : DType::float64);
     case Result::same:
       return t;
     case Result::index:
@@ -287,6 +297,65 @@ void check_out_shape(const Operand& out, int ndim, const std::int64_t* shape, co
                       shape_str(out.view.shape, out.view.ndim) + " but the result has shape " +
                       shape_str(shape, ndim));
   }
+}
+
+py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle dtype_obj,
+                       py::handle out_obj, bool keepdims, double ddof, const DeviceRequest& req);
+
+// var and std with a dtype= the two-pass kernels cannot follow, as NumPy computes them (its
+// _var): an integer dtype=, or a real one for complex input. The mean is summed in the dtype
+// (integers wrap) and the quotient written into it (integers truncate); the deviations are taken
+// in the promotion of the input's dtype with it, squared (|x|**2 for complex input, whose
+// imaginary parts stay in the deviations), summed in the dtype and divided by N - ddof, the
+// quotient truncated into an integer dtype again (where out is given, the sum is converted into
+// out's dtype and divided there). std takes the square root of that (check_refused_dtypes refuses
+// what NumPy cannot write back). Made of numcu's sum, divide, subtract, multiply, absolute,
+// square and sqrt on the call's side of the machine; the call then writes the result where it
+// belongs.
+py::object variance_in_dtype(Call& call, const Exec& ex, const ReductionInfo& info, py::handle a,
+                             DType t, py::handle axis, py::handle dtype_obj, bool keepdims,
+                             double ddof, std::int64_t n_red, DType result, int rndim,
+                             const std::int64_t* shape, const DeviceRequest& req) {
+  const char* fname = info.fname;
+  const bool root = info.result == Result::deviation;
+  const bool integer = !is_inexact(result);
+  DeviceRequest here = req;  // every step on the call's side, device and stream
+  here.kind = ex.gpu ? DeviceRequest::Kind::cuda : DeviceRequest::Kind::cpu;
+  here.device = ex.gpu ? ex.device : -1;
+  here.sync = false;
+  const py::none none;
+  // A float quotient into an integer dtype (a float dtype's quotient is in it already).
+  const auto truncated = [&](const py::object& v) {
+    return integer ? astype(v, dtype_obj, here) : v;
+  };
+  const py::object total = reduce_call(Reduction::sum, a, axis, dtype_obj, none, true, 0, here);
+  const py::object mean =
+      truncated(ufunc_call(Ufunc::divide, {total, py::int_(n_red)}, none, here));
+  const py::object deviations = ufunc_call(Ufunc::subtract, {a, mean}, none, here);
+  const py::object squares =
+      dtype_kind(t) == 'c'
+          ? ufunc_call(Ufunc::square, {ufunc_call(Ufunc::absolute, {deviations}, none, here)}, none,
+                       here)
+          : ufunc_call(Ufunc::multiply, {deviations, deviations}, none, here);
+  py::object sum_of_squares =
+      reduce_call(Reduction::sum, squares, axis, dtype_obj, none, keepdims, 0, here);
+  // Into out, the sum is written in out's dtype first and divided there.
+  if (call.has_out()) {
+    sum_of_squares = astype(sum_of_squares, numpy_dtype(call.out().view.dtype), here);
+  }
+  const double divisor = std::max(static_cast<double>(n_red) - ddof, 0.0);
+  py::object value = ufunc_call(Ufunc::divide, {sum_of_squares, py::float_(divisor)}, none, here);
+  if (!call.has_out()) value = truncated(value);
+  if (root) {
+    value = ufunc_call(Ufunc::sqrt, {value}, none, here);
+    if (!call.has_out()) value = truncated(value);
+  }
+  const Operand computed = intake(value, fname);
+  const ArrayView in = call.prepare(computed, computed.view.dtype);
+  const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
+  const ArrayView res = call.target(dest, dest.dtype);
+  call.run([&] { run_cast(ex, res, in, fname); });
+  return call.finish();
 }
 
 py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle dtype_obj,
@@ -333,10 +402,16 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
                       info.empty + " which has no identity");
   }
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
-  check_refused_dtypes(info, t, has_dtype, loop_in, result, call, fname);
+  check_refused_dtypes(info, t, has_dtype, loop_in, rndim, call, fname);
 
   call.cost(OpClass::reduction, 0.0, static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
+  const bool two_pass = info.result == Result::variance || info.result == Result::deviation;
+  if (two_pass && has_dtype &&
+      (!is_inexact(loop_in) || (dtype_kind(t) == 'c' && dtype_kind(loop_in) != 'c'))) {
+    return variance_in_dtype(call, ex, info, a, t, axis, dtype_obj, keepdims, ddof, n_red, result,
+                             rndim, shape, req);
+  }
   ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact, nan_stand_in(info.op));
   const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
   ArrayView kept = dest;
@@ -358,7 +433,6 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   params.n = n_red;
   params.ddof = ddof;
   params.root = info.result == Result::deviation;
-  const bool two_pass = info.result == Result::variance || info.result == Result::deviation;
   ReducePlan mean_plan;
   if (two_pass) {
     const ArrayView means = call.scratch_view(reduce_out_dtype(ReduceOp::mean, loop_in), kept.ndim,
@@ -475,6 +549,12 @@ const char* kAxis =
 const char* kDtype =
     "dtype : dtype, optional\n"
     "    The dtype to accumulate in and return; the input is converted to it first.\n";
+// var's and std's dtype=, which NumPy does not simply convert the input to.
+const char* kDtypeVar =
+    "dtype : dtype, optional\n"
+    "    The dtype to accumulate in and return. As in NumPy, an integer dtype takes the mean,\n"
+    "    the squared deviations' sum and the quotients in it (sums wrap, quotients truncate),\n"
+    "    and a real dtype leaves complex input's imaginary parts in the deviations.\n";
 const char* kOut =
     "out : array, optional\n"
     "    Where to write the result; its shape must be the result's. The result is converted\n"
@@ -623,7 +703,7 @@ std::string form_params(Form f, const ReductionInfo* info = nullptr) {
     case Form::arg:
       return arg + out + kKeepdims;
     case Form::var:
-      return std::string(kAxis) + kDtype + out + ddof + kKeepdims;
+      return std::string(kAxis) + kDtypeVar + out + ddof + kKeepdims;
     case Form::count:
       return std::string(kAxis) + kKeepdims;
     case Form::scan:

@@ -340,6 +340,64 @@ def test_dtype_argument(backend, rng, name, dtype, requested):
         check(result, expected, name, a, scalar_ok=host and name not in SCANS)
 
 
+# var and std with dtype= as NumPy computes them. With an integer dtype= they work in it: the mean
+# is summed in it (wrapping) and truncated into it, the squared deviations summed in it and the
+# quotient truncated again; std of an array result in it is refused (its square root casts with
+# 'same_kind'), and into a float out the last quotient is not truncated. A real dtype= for complex
+# input keeps the imaginary parts in the deviations; a complex dtype= gives a complex result.
+VAR_DTYPE_CASES = [
+    ("int32", "int64"),
+    ("int16", "int8"),  # sums that wrap
+    ("uint8", "uint16"),
+    ("bool", "int32"),
+    ("float64", "int64"),  # elements truncated into the dtype
+    ("complex128", "int64"),
+    ("int64", "uint8"),
+    ("complex128", "float64"),
+    ("complex64", "float32"),
+    ("float32", "complex64"),
+    ("int16", "complex128"),
+]
+VAR_DTYPE_KWARGS = [
+    {"axis": None},
+    {"axis": 1},
+    {"axis": 0, "keepdims": True},
+    {"axis": 1, "ddof": 2},
+    {"axis": None, "ddof": 1.5},
+]
+
+
+@pytest.mark.parametrize("dtype, requested", VAR_DTYPE_CASES)
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_std_with_dtype(backend, rng, name, dtype, requested):
+    a = data(rng, (6, 7), dtype, name)
+    for kwargs in VAR_DTYPE_KWARGS:
+        if numpy_refuses(name, a, dtype=requested, **kwargs):
+            with pytest.raises(TypeError, match=f"numcu.{name}: dtype= has dtype {requested}"):
+                call(backend, name, a, dtype=requested, **kwargs)
+            continue
+        run_case(backend, name, a, dtype=requested, **kwargs)
+
+
+@pytest.mark.parametrize("dtype, requested", [*VAR_DTYPE_CASES[:3], ("complex64", "float32")])
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_std_with_dtype_into_a_float_out(backend, rng, name, dtype, requested):
+    a = data(rng, (6, 7), dtype, name)
+    expected = reference(name, a, axis=1, dtype=requested, out=np.zeros(6))
+    out = poisoned((6,), "float64")
+    if backend == "numcu":
+        out_dev = numcu.asarray(out)
+        result = getattr(numcu, name)(numcu.asarray(a), axis=1, dtype=requested, out=out_dev)
+        assert result is out_dev
+        got = out_dev.get()
+    else:
+        assert getattr(numcu, name)(a, axis=1, dtype=requested, out=out, device=backend) is out
+        got = out
+    # A float dtype= sums in its own precision (in another order than NumPy's): compared there.
+    precision = np.dtype(requested) if np.dtype(requested).kind == "f" else np.dtype("float64")
+    check(got.astype(precision), expected.astype(precision), name, a, scalar_ok=False)
+
+
 @pytest.mark.parametrize(
     "name, out_dtype",
     [

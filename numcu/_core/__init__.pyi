@@ -2927,7 +2927,9 @@ def std(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
-        The dtype to accumulate in and return; the input is converted to it first.
+        The dtype to accumulate in and return. As in NumPy, an integer dtype takes the mean,
+        the squared deviations' sum and the quotients in it (sums wrap, quotients truncate),
+        and a real dtype leaves complex input's imaginary parts in the deviations.
     out : array, optional
         Where to write the result; its shape must be the result's. The result is converted
         to its dtype, as NumPy does.
@@ -3131,7 +3133,9 @@ def var(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: t
     axis : None, int or tuple of ints, optional
         Axes to reduce (negative counts from the end); None reduces all.
     dtype : dtype, optional
-        The dtype to accumulate in and return; the input is converted to it first.
+        The dtype to accumulate in and return. As in NumPy, an integer dtype takes the mean,
+        the squared deviations' sum and the quotients in it (sums wrap, quotients truncate),
+        and a real dtype leaves complex input's imaginary parts in the deviations.
     out : array, optional
         Where to write the result; its shape must be the result's. The result is converted
         to its dtype, as NumPy does.
