@@ -555,6 +555,26 @@ def test_dlpack_both_ways_with_torch(rng):
 
 
 @pytest.mark.gpu
+def test_dlpack_both_ways_with_jax(rng):
+    jax = import_or_skip("jax")
+    try:
+        device = jax.devices("gpu")[0]
+    except RuntimeError:
+        pytest.skip("jax has no GPU backend")
+    a = bf16_array(rng, (7, 12))
+    # JAX's bfloat16 is ml_dtypes'; its copy to the GPU is waited for, as a JAX user must.
+    x = jax.device_put(a, device).block_until_ready()
+
+    d = numcu.from_dlpack(x)
+    assert d.dtype == BF16
+    np.testing.assert_array_equal(d.get().view(np.uint16), a.view(np.uint16))
+
+    back = jax.dlpack.from_dlpack(numcu.multiply(d, d))
+    assert back.dtype == BF16
+    np.testing.assert_array_equal(np.asarray(back).view(np.uint16), (a * a).view(np.uint16))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("op", ["add", "multiply", "divide", "maximum", "sqrt", "exp", "sin"])
 def test_elementwise_equals_torch(op, rng):
     torch = torch_cuda()
