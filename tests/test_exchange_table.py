@@ -20,55 +20,25 @@ import ctypes
 import numpy as np
 import pytest
 from conftest import random_array
+from dlpack_ctypes import (
+    CPU,
+    CUDA,
+    DL_CODES,
+    DLDataType,
+    DLDevice,
+    DLManagedTensorVersioned,
+    DLPackVersion,
+    DLTensor,
+)
 
 import numcu
-
-KDL_CPU, KDL_CUDA = 1, 2
-KDL_INT, KDL_UINT, KDL_FLOAT, KDL_COMPLEX, KDL_BOOL = 0, 1, 2, 5, 6
-
-
-class Device(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class Tensor(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("device", Device),
-        ("ndim", ctypes.c_int32),
-        ("dtype", DataType),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("strides", ctypes.POINTER(ctypes.c_int64)),
-        ("byte_offset", ctypes.c_uint64),
-    ]
-
-
-class PackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-
-class ManagedTensorVersioned(ctypes.Structure):
-    pass
-
-
-ManagedTensorVersioned._fields_ = [
-    ("version", PackVersion),
-    ("manager_ctx", ctypes.c_void_p),
-    ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(ManagedTensorVersioned))),
-    ("flags", ctypes.c_uint64),
-    ("dl_tensor", Tensor),
-]
 
 
 class Header(ctypes.Structure):
     pass
 
 
-Header._fields_ = [("version", PackVersion), ("prev_api", ctypes.POINTER(Header))]
+Header._fields_ = [("version", DLPackVersion), ("prev_api", ctypes.POINTER(Header))]
 
 
 class ExchangeAPI(ctypes.Structure):
@@ -83,17 +53,17 @@ class ExchangeAPI(ctypes.Structure):
 
 
 SET_ERROR = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
-TENSOR_OUT = ctypes.POINTER(ctypes.POINTER(ManagedTensorVersioned))
+TENSOR_OUT = ctypes.POINTER(ctypes.POINTER(DLManagedTensorVersioned))
 # The allocator takes the GIL itself and reports through set_error; the others need the GIL and
 # report a Python error, which PYFUNCTYPE raises.
 ALLOCATOR = ctypes.CFUNCTYPE(
-    ctypes.c_int, ctypes.POINTER(Tensor), TENSOR_OUT, ctypes.c_void_p, SET_ERROR
+    ctypes.c_int, ctypes.POINTER(DLTensor), TENSOR_OUT, ctypes.c_void_p, SET_ERROR
 )
 FROM_OBJECT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, TENSOR_OUT)
 TO_OBJECT = ctypes.PYFUNCTYPE(
-    ctypes.c_int, ctypes.POINTER(ManagedTensorVersioned), ctypes.POINTER(ctypes.c_void_p)
+    ctypes.c_int, ctypes.POINTER(DLManagedTensorVersioned), ctypes.POINTER(ctypes.c_void_p)
 )
-VIEW = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(Tensor))
+VIEW = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(DLTensor))
 STREAM = ctypes.PYFUNCTYPE(
     ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p)
 )
@@ -142,17 +112,17 @@ def test_the_table_is_published(table):
 
 
 def test_misuse_is_a_python_error(table):
-    tensor = ctypes.POINTER(ManagedTensorVersioned)()
+    tensor = ctypes.POINTER(DLManagedTensorVersioned)()
     with pytest.raises(TypeError, match="takes a numcu.ndarray, not numpy.ndarray"):
         table.export(np.ones(3), ctypes.byref(tensor))
     with pytest.raises(TypeError, match="takes a numcu.ndarray, not list"):
-        table.view([1.0], ctypes.byref(Tensor()))
+        table.view([1.0], ctypes.byref(DLTensor()))
     with pytest.raises(ValueError, match="a null tensor"):
-        table.take(ctypes.POINTER(ManagedTensorVersioned)(), ctypes.byref(ctypes.c_void_p()))
+        table.take(ctypes.POINTER(DLManagedTensorVersioned)(), ctypes.byref(ctypes.c_void_p()))
     with pytest.raises(ValueError, match="current_work_stream needs an output"):
-        table.stream(KDL_CUDA, 0, ctypes.POINTER(ctypes.c_void_p)())
+        table.stream(CUDA, 0, ctypes.POINTER(ctypes.c_void_p)())
     stream = ctypes.c_void_p(12345)
-    assert table.stream(KDL_CPU, 0, ctypes.byref(stream)) == 0
+    assert table.stream(CPU, 0, ctypes.byref(stream)) == 0
     assert stream.value is None  # no stream for host memory
 
 
@@ -164,18 +134,14 @@ def test_the_allocator_reports_through_set_error(table):
         errors.append((kind.decode(), message.decode()))
 
     shape = (ctypes.c_int64 * 1)(4)
-    prototype = Tensor(None, Device(KDL_CPU, 0), 1, DataType(KDL_FLOAT, 32, 1), shape, None, 0)
-    tensor = ctypes.POINTER(ManagedTensorVersioned)()
+    prototype = DLTensor(
+        None, DLDevice(CPU, 0), 1, DLDataType(DL_CODES["f"], 32, 1), shape, None, 0
+    )
+    tensor = ctypes.POINTER(DLManagedTensorVersioned)()
     assert table.allocate(ctypes.byref(prototype), ctypes.byref(tensor), None, set_error) == -1
     assert not tensor
     assert errors and errors[0][0] == "ValueError"
     assert "numcu allocates CUDA memory" in errors[0][1]
-
-
-def dl_code(dtype):
-    return {"i": KDL_INT, "u": KDL_UINT, "f": KDL_FLOAT, "c": KDL_COMPLEX, "b": KDL_BOOL}[
-        np.dtype(dtype).kind
-    ]
 
 
 def assert_describes(t, x):
@@ -183,9 +149,13 @@ def assert_describes(t, x):
     cai = x.__cuda_array_interface__
     dtype = np.dtype(x.dtype)
     assert t.data == cai["data"][0] and t.byte_offset == 0
-    assert (t.device.device_type, t.device.device_id) == (KDL_CUDA, x.device.id)
+    assert (t.device.device_type, t.device.device_id) == (CUDA, x.device.id)
     assert t.ndim == x.ndim
-    assert (t.dtype.code, t.dtype.bits, t.dtype.lanes) == (dl_code(dtype), 8 * dtype.itemsize, 1)
+    assert (t.dtype.code, t.dtype.bits, t.dtype.lanes) == (
+        DL_CODES[dtype.kind],
+        8 * dtype.itemsize,
+        1,
+    )
     assert tuple(t.shape[d] for d in range(t.ndim)) == x.shape
     strides = cai["strides"]
     if strides is None:  # C-contiguous
@@ -212,10 +182,10 @@ def test_view_and_export_describe_the_array(table, rng):
     counts = numcu._core._exchange_counts()
     cases = arrays(rng)
     for name, x in cases.items():
-        view = Tensor()
+        view = DLTensor()
         assert table.view(x, ctypes.byref(view)) == 0, name
         assert_describes(view, x)
-        tensor = ctypes.POINTER(ManagedTensorVersioned)()
+        tensor = ctypes.POINTER(DLManagedTensorVersioned)()
         assert table.export(x, ctypes.byref(tensor)) == 0, name
         assert tensor.contents.version.major == 1
         assert tensor.contents.flags & 1 == 0, "a writable array exports writable"
@@ -242,8 +212,10 @@ def test_allocator_makes_the_prototypes_array(table):
         errors.append((kind, message))
 
     shape = (ctypes.c_int64 * 2)(3, 4)
-    prototype = Tensor(None, Device(KDL_CUDA, 0), 2, DataType(KDL_INT, 16, 1), shape, None, 0)
-    tensor = ctypes.POINTER(ManagedTensorVersioned)()
+    prototype = DLTensor(
+        None, DLDevice(CUDA, 0), 2, DLDataType(DL_CODES["i"], 16, 1), shape, None, 0
+    )
+    tensor = ctypes.POINTER(DLManagedTensorVersioned)()
     assert table.allocate(ctypes.byref(prototype), ctypes.byref(tensor), None, set_error) == 0
     assert not errors
     y = table.to_object(tensor)
@@ -257,9 +229,9 @@ def test_allocator_makes_the_prototypes_array(table):
 def test_current_work_stream_is_numcus_current_stream(table):
     stream = ctypes.c_void_p()
     with numcu.cuda.Stream(non_blocking=True) as s:
-        assert table.stream(KDL_CUDA, 0, ctypes.byref(stream)) == 0
+        assert table.stream(CUDA, 0, ctypes.byref(stream)) == 0
         assert (stream.value or 0) == s.ptr
-    assert table.stream(KDL_CUDA, 0, ctypes.byref(stream)) == 0
+    assert table.stream(CUDA, 0, ctypes.byref(stream)) == 0
     assert (stream.value or 0) == numcu.cuda.current_stream().ptr
 
 
