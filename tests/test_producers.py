@@ -14,6 +14,8 @@ PyTorch, Numba; one that is not installed skips):
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from conftest import (
@@ -268,3 +270,34 @@ def test_fast_routes_read_what_the_interfaces_say(producer, rng):
                 on_side = numcu._core._intake_info(x)
                 assert on_side["stream"] == numcu._core._intake_info(x, "interfaces")["stream"]
                 assert on_side["stream"] == side.ptr
+            # Back on CuPy's default stream, and on streams made and dropped in turn (a new
+            # stream may get a freed one's address): each call reads the stream current then.
+            assert numcu._core._intake_info(x)["stream"] == slow["stream"]
+            for _ in range(3):
+                with producer.cp.cuda.Stream(non_blocking=True) as side:
+                    assert numcu._core._intake_info(x)["stream"] == side.ptr
+                del side
+                assert numcu._core._intake_info(x)["stream"] == slow["stream"]
+
+
+def test_cupy_route_reads_each_threads_current_stream(rng):
+    """CuPy's current stream is a thread's own: a call on a thread inside a stream of CuPy's
+    joins that stream, while calls on the main thread, before and after, join CuPy's default."""
+    cp = pytest.importorskip("cupy")
+    if not numcu.cuda.is_available():
+        pytest.skip("needs a GPU")
+    x = cp.asarray(random_array(rng, (64,), np.float32))
+    default = numcu._core._intake_info(x, "interfaces")["stream"]
+    seen = {}
+
+    def on_a_thread() -> None:
+        with cp.cuda.Stream(non_blocking=True) as side:
+            seen["side"] = side.ptr
+            seen["read"] = numcu._core._intake_info(x)["stream"]
+
+    assert numcu._core._intake_info(x)["stream"] == default
+    worker = threading.Thread(target=on_a_thread)
+    worker.start()
+    worker.join()
+    assert seen["read"] == seen["side"] != default
+    assert numcu._core._intake_info(x)["stream"] == default
