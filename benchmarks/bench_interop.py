@@ -37,7 +37,9 @@ Method
   rounds, each timing K back-to-back calls on numcu arrays and K on the other arrays (order
   alternating, K as for numcu arrays); the median of the rounds' differences (21 rounds, 13 with
   --quick). A difference of two medians taken seconds apart moves with the host's load by
-  more than the cost it measures.
+  more than the cost it measures. "+us x only" is the same with only x the other library's
+  (y and out numcu arrays): what one foreign operand costs, the call's one-off reads of its
+  library (its current stream) included.
 - Synchronised each call: the median over 2000 single calls (300 with --quick), each followed
   by a device synchronisation: launch latency plus completion, as a caller who waits sees it.
 - Every synchronisation waits for the whole device (the arrays' own library's, which is
@@ -167,7 +169,8 @@ def bench_add_out(
     dict
         "back_to_back_us", "k" and "synchronised_each_call_us", each mapping a label such as
         "numcu.add on cupy" or "cupy.add on cupy" to its value; "extra_us", mapping each other
-        library's name to numcu.add's extra time on its arrays (paired_extra).
+        library's name to numcu.add's extra time on its arrays (paired_extra); "extra_one_us",
+        the same with only x the library's.
     """
     numcu = backends["numcu"].module
     results: dict[str, dict[str, float]] = {
@@ -175,6 +178,7 @@ def bench_add_out(
         "k": {},
         "synchronised_each_call_us": {},
         "extra_us": {},
+        "extra_one_us": {},
     }
     own = backends["numcu"]
     base = [to_device(own, x_host), to_device(own, y_host), to_device(own, np.empty_like(x_host))]
@@ -187,6 +191,10 @@ def bench_add_out(
             calls[f"{name}.add on {name}"] = functools.partial(backend.module.add, x, y, out=z)
             extra = paired_extra(on_numcu, calls[f"numcu.add on {name}"], backend.synchronize, opts)
             results["extra_us"][name] = extra * 1e6
+            one = functools.partial(numcu.add, x, base[1], out=base[2])
+            results["extra_one_us"][name] = (
+                paired_extra(on_numcu, one, backend.synchronize, opts) * 1e6
+            )
         # numcu's add and the library's own, their measurements taken in turn
         timed = timing.per_call_interleaved(
             {label: (call, backend.synchronize) for label, call in calls.items()},
@@ -344,7 +352,8 @@ def bench_host(
 
 def format_add_out_table(results: dict[str, dict[str, float]], names: list[str]) -> str:
     """One row per kind of array: numcu.add on it, and its own library's add."""
-    header = ["x, y, z", "numcu us", "+us vs numcu arrays", "own add", "own us", "own/numcu"]
+    header = ["x, y, z", "numcu us", "+us vs numcu arrays", "+us x only", "own add", "own us"]
+    header += ["own/numcu"]
     header += ["numcu sync us", "own sync us", "own/numcu sync"]
     b2b, synced = results["back_to_back_us"], results["synchronised_each_call_us"]
     rows = []
@@ -357,6 +366,7 @@ def format_add_out_table(results: dict[str, dict[str, float]], names: list[str])
                 f"{name} tensors" if name == "torch" else f"{name} arrays",
                 timing.cell(b2b[ours], ".2f"),
                 timing.cell(extra, "+.2f"),
+                timing.cell(results["extra_one_us"].get(name), "+.2f"),
                 "-" if own is None else f"{name}.add",
                 timing.cell(b2b.get(own), ".2f"),
                 timing.cell(timing.ratio(b2b.get(own), b2b[ours]), ".2f", "x"),
@@ -463,7 +473,8 @@ def main(argv: list[str] | None = None) -> int:
         f"float32 add with out=, n=2^{N_SMALL.bit_length() - 1}, us per call: back to back "
         f"(median of {opts.repeats} runs of >= {opts.min_time * 1e3:.0f} ms) and synchronised "
         f"each call (median of {opts.sync_calls}); own: the arrays' library adding them; "
-        "+us: numcu.add's extra time over numcu arrays (median of paired rounds); "
+        "+us: numcu.add's extra time over numcu arrays (median of paired rounds), x only: "
+        "with y and out numcu arrays; "
         "own/numcu > 1: numcu faster"
     )
     print(format_add_out_table(add_out, list(backends)), flush=True)
