@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -133,38 +134,38 @@ __global__ void __launch_bounds__(kScanBlock)
   }
 }
 
+// One contiguous line: its accumulators are written into out where out holds them, else into
+// scratch (the input converted, or for the nan-scans replaced NaNs and all, by leaf_line_kernel),
+// scanned in place there by CUB and, from scratch, converted into out. An input already in the
+// accumulator's type with out in it too is scanned straight into out.
 template <class S, bool Multiply>
 void scan_line([[maybe_unused]] const S& s, const ReducePlan& p, cudaStream_t stream) {
   using T = typename S::In;
   using Acc = typename S::Acc;
   using Out = typename S::Out;
   const std::int64_t n = p.n_red;
-  if constexpr (S::skips_nan) {
-    const std::int64_t blocks = std::min<std::int64_t>((n + kScanBlock - 1) / kScanBlock, 65536);
-    const auto* in = reinterpret_cast<const T*>(p.in);
-    if constexpr (std::is_same_v<Out, Acc>) {
-      leaf_line_kernel<S><<<static_cast<unsigned>(blocks), kScanBlock, 0, stream>>>(
-          s, in, reinterpret_cast<Acc*>(p.out), n);
-      NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
-      scan_accumulators<Acc, Multiply>(p.out, p.out, n, stream);
-    } else {
-      PoolScratch acc(static_cast<std::size_t>(n) * sizeof(Acc), stream);
-      leaf_line_kernel<S><<<static_cast<unsigned>(blocks), kScanBlock, 0, stream>>>(
-          s, in, static_cast<Acc*>(acc.get()), n);
-      NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
-      scan_accumulators<Acc, Multiply>(acc.get(), acc.get(), n, stream);
-      convert_line(dtype_of_v<Out>, p.out, dtype_of_v<Acc>, acc.get(), n, stream);
-    }
-  } else if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Out, Acc>) {
+  constexpr bool out_holds_acc = std::is_same_v<Out, Acc>;
+  if constexpr (!S::skips_nan && std::is_same_v<T, Acc> && out_holds_acc) {
     scan_accumulators<Acc, Multiply>(p.in, p.out, n, stream);
-  } else if constexpr (std::is_same_v<Out, Acc>) {
-    convert_line(dtype_of_v<Acc>, p.out, dtype_of_v<T>, p.in, n, stream);
-    scan_accumulators<Acc, Multiply>(p.out, p.out, n, stream);
   } else {
-    PoolScratch acc(static_cast<std::size_t>(n) * sizeof(Acc), stream);
-    convert_line(dtype_of_v<Acc>, acc.get(), dtype_of_v<T>, p.in, n, stream);
-    scan_accumulators<Acc, Multiply>(acc.get(), acc.get(), n, stream);
-    convert_line(dtype_of_v<Out>, p.out, dtype_of_v<Acc>, acc.get(), n, stream);
+    std::optional<PoolScratch> scratch;
+    void* acc = p.out;
+    if constexpr (!out_holds_acc) {
+      scratch.emplace(static_cast<std::size_t>(n) * sizeof(Acc), stream);
+      acc = scratch->get();
+    }
+    if constexpr (S::skips_nan) {
+      const std::int64_t blocks = std::min<std::int64_t>((n + kScanBlock - 1) / kScanBlock, 65536);
+      leaf_line_kernel<S><<<static_cast<unsigned>(blocks), kScanBlock, 0, stream>>>(
+          s, reinterpret_cast<const T*>(p.in), static_cast<Acc*>(acc), n);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "scan kernel launch");
+    } else {
+      convert_line(dtype_of_v<Acc>, acc, dtype_of_v<T>, p.in, n, stream);
+    }
+    scan_accumulators<Acc, Multiply>(acc, acc, n, stream);
+    if constexpr (!out_holds_acc) {
+      convert_line(dtype_of_v<Out>, p.out, dtype_of_v<Acc>, acc, n, stream);
+    }
   }
 }
 
