@@ -67,14 +67,20 @@ constexpr std::int64_t elementwise_block() {
 
 // How many copies of a dense loop to compile: 0, one for every CPU; 2, for AVX2 and the
 // baseline; 3, for AVX-512 too. Complex arithmetic, integer division and powers do not
-// vectorise, and a loop whose inputs are all constant is a fill.
+// vectorise, and a loop whose inputs are all constant is a fill. Cheap loops are bound by
+// memory bandwidth once their arrays leave the caches, where AVX-512 gains nothing; float32
+// and float64 arithmetic also takes it for arrays the caches hold (the small calls of NumPy
+// code), whose loads and stores it halves.
 template <unsigned Mask, class Op, class Out, class... In>
 constexpr int clone_count() {
   constexpr bool any_complex = is_complex_v<Out> || (is_complex_v<In> || ...);
   constexpr bool integer_division =
       is_any_of_v<Op, ops::FloorDivide, ops::Remainder, ops::Power> && !(is_floating_v<In> || ...);
   if (any_complex || integer_division || Mask + 1 == (1u << sizeof...(In))) return 0;
-  return is_costly<Op, Out, In...>() ? 3 : 2;
+  constexpr bool float_arithmetic =
+      is_any_of_v<Op, ops::Add, ops::Subtract, ops::Multiply, ops::Divide> &&
+      is_any_of_v<Out, float, double> && (is_any_of_v<In, float, double> && ...);
+  return is_costly<Op, Out, In...>() || float_arithmetic ? 3 : 2;
 }
 
 template <bool Constant, class T>

@@ -8,8 +8,9 @@
 // reduction's order of combination, is the same whatever the number of threads.
 //
 // Vector instructions: the hot loops are compiled for AVX-512, AVX2 and the x86-64 baseline
-// (loops bound by memory bandwidth: AVX2 and the baseline only, as AVX-512 gains them nothing)
-// and the dynamic loader picks one for the CPU (GCC's target_clones).
+// (loops bound by memory bandwidth: AVX2 and the baseline only, as AVX-512 gains them nothing,
+// but for float arithmetic; cpu_elementwise.hpp's clone_count) and the dynamic loader picks one
+// for the CPU (GCC's target_clones).
 // -ffp-contract=off keeps a * b + c two roundings in every clone, as in NumPy's loops.
 #pragma once
 
