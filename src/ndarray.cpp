@@ -181,7 +181,7 @@ py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
   const auto& api = py::detail::npy_api::get();
   auto* dims = const_cast<Py_intptr_t*>(reinterpret_cast<const Py_intptr_t*>(shape));
   // C-order strides are left to NumPy, which then sets the array's flags as it fills them in
-  // instead of deriving them from given strides (a tenth of the allocation's cost).
+  // instead of deriving them from given strides (about 90 instructions a call, by callgrind).
   std::int64_t expected = itemsize(dtype);
   bool c_order = true;
   for (int d = ndim - 1; d >= 0 && c_order; --d) {
