@@ -607,16 +607,20 @@ PyObject* cupy_current_stream(PyTypeObject* type) {
   return reinterpret_cast<PyObject*>(type) == cupy.type ? cupy.function : nullptr;
 }
 
-// CuPy's current stream, the handle of cupy.cuda.get_current_stream(). CuPy hands back the
-// same Stream object for as long as a stream stays current, and a Stream's handle never
-// changes, so the handle of the last one seen is kept with a reference to it (which keeps that
-// object, and so its address, from being reused): a call then costs get_current_stream() and a
-// comparison. (CuPy 14's exported C function get_current_stream_ptr, measured on the H100
-// host, takes twice as long as that Python call.) False where CuPy answers with no int handle.
-bool read_cupy_stream(PyObject* current_stream, unsigned long long& s) {
+// CuPy's current stream on `device`, the handle of cupy.cuda.get_current_stream(device). CuPy
+// hands back the same Stream object for as long as a stream stays current, and a Stream's
+// handle never changes, so the handle of the last one seen is kept with a reference to it
+// (which keeps that object, and so its address, from being reused): a call then costs
+// get_current_stream(device) and a comparison. The array's device is named, where CuPy's
+// interface reports the current device's stream: the two agree whenever the array is on the
+// current device, and naming it spares CuPy a cudaGetDevice through its own runtime library.
+// (CuPy 14's exported C function get_current_stream_ptr, measured on the H100 host, takes twice
+// as long as the Python call.) False where CuPy answers with no int handle.
+bool read_cupy_stream(PyObject* current_stream, int device, unsigned long long& s) {
   static PyObject* last = nullptr;  // a reference is held
   static unsigned long long last_handle = 0;
-  PyObject* current = PyObject_CallNoArgs(current_stream);
+  const py::object id = py::reinterpret_steal<py::object>(PyLong_FromLong(device));
+  PyObject* current = id ? PyObject_CallOneArg(current_stream, id.ptr()) : nullptr;
   if (current == nullptr) {
     PyErr_Clear();
     return false;
@@ -699,14 +703,14 @@ const CupyAttributes& cupy_attributes(PyTypeObject* type) {
 
 // A cupy.ndarray read through its own attributes, not __cuda_array_interface__, whose property
 // builds a seven-entry dict on every access (about a microsecond an operand): data.ptr and
-// data.device_id, dtype, ndim, and as the stream its data is written on CuPy's current stream,
-// which is what its interface reports. CuPy builds a new tuple for every read of `shape` or
-// `strides` (each costs as much as the other reads together), so a one-dimensional array's shape
-// is read as its `size`, and a C-contiguous array (CuPy's own flag, `_c_contiguous`, which its
-// interface also goes by) takes the contiguous strides its interface would report. CuPy's
-// arrays are always writable. False (the general route then) for anything unexpected: a missing
-// attribute, an unknown dtype. `memo` (may be null) keeps CuPy's current stream for the call's
-// other operands.
+// data.device_id, dtype, ndim, and as the stream its data is written on CuPy's current stream
+// on its device, which is what its interface reports for an array on the current device. CuPy
+// builds a new tuple for every read of `shape` or `strides` (each costs as much as the other reads
+// together), so a one-dimensional array's shape is read as its `size`, and a C-contiguous array
+// (CuPy's own flag, `_c_contiguous`, which its interface also goes by) takes the contiguous strides
+// its interface would report. CuPy's arrays are always writable. False (the general route then) for
+// anything unexpected: a missing attribute, an unknown dtype. `memo` (may be null) keeps CuPy's
+// current stream for the call's other operands.
 bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Operand& op,
                  IntakeMemo* memo) {
   const CupyAttributes& at = cupy_attributes(Py_TYPE(obj.ptr()));
@@ -793,12 +797,12 @@ bool intake_cupy(PyObject* current_stream, py::handle obj, const char* fname, Op
     return false;  // the general route says what is wrong
   }
   unsigned long long s = 0;
-  if (memo != nullptr && memo->cupy_read) {
+  if (memo != nullptr && memo->cupy_device == v.device) {
     s = memo->cupy_stream;
   } else {
-    if (!read_cupy_stream(current_stream, s)) return false;
+    if (!read_cupy_stream(current_stream, v.device, s)) return false;
     if (memo != nullptr) {
-      memo->cupy_read = true;
+      memo->cupy_device = v.device;
       memo->cupy_stream = s;
     }
   }

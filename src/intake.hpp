@@ -71,7 +71,7 @@ enum class Role { input, output };
 // device). The operands of a call are taken one after another on one thread; a route that may
 // run arbitrary Python code in between (an interface property, numpy.asarray) forgets it.
 struct IntakeMemo {
-  bool cupy_read = false;
+  int cupy_device = -1;  // the device whose CuPy stream is held; -1: none
   unsigned long long cupy_stream = 0;
   const void* exchange_api = nullptr;  // the table whose stream is held; null: none
   std::int32_t exchange_device_type = 0;
