@@ -94,6 +94,9 @@ def cluster_on(gpus):
             "cls": Nanny,
             "options": {
                 "nthreads": 1,
+                # The chunks live in GPU memory: a host-memory limit (a share of the machine's
+                # RAM by default) would count them against it and spill them to disk.
+                "memory_limit": 0,
                 "env": {"CUDA_VISIBLE_DEVICES": str(i), "DASK_LOGGING__DISTRIBUTED": "error"},
             },
         }

@@ -483,6 +483,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("_launch_check", &launch_check, py::arg("data"), py::arg("size"), py::arg("shape"),
         py::arg("strides"), py::arg("itemsizes"), py::arg("alignments"), py::arg("scalar_mask"),
         py::arg("full"));
+  m.def("_force_staged_copies", &numcu::cuda::force_staged_copies, py::arg("staged"),
+        "Tests: copies between two GPUs not yet paired in this process take CUDA's staged route "
+        "(their pools not shared) even where the GPUs could copy peer to peer.");
   m.def("build_info", &build_info,
         "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");
   py::list names;

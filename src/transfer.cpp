@@ -62,10 +62,10 @@ struct EventDelete {
 using OwnedEvent = std::unique_ptr<void, EventDelete>;
 
 // A copy of device operand `x` as `dtype` on another GPU (ex.device), C-ordered: gathered on its
-// own GPU, then copied across (peer to peer where the GPUs can, staged by CUDA otherwise). No
-// host wait: the copy on ex.stream waits for the source's work through an event, and the
-// source's stream waits for the copy before anything there may free or overwrite the source
-// (a stream may wait for an event of another device).
+// own GPU, then copied across (peer to peer where the GPUs can, their pools then shared, and
+// staged by CUDA otherwise). No host wait: the copy on ex.stream waits for the source's work
+// through an event, and the source's stream waits for the copy before anything there may free
+// or overwrite the source (a stream may wait for an event of another device).
 NdArray copy_across(const Operand& x, DType dtype, const Exec& ex, const char* fname) {
   DeviceRequest req;
   req.kind = DeviceRequest::Kind::cuda;
@@ -90,8 +90,8 @@ NdArray copy_across(const Operand& x, DType dtype, const Exec& ex, const char* f
   cuda::activate(ex.device);
   NdArray a = NdArray::empty(dtype, x.view.ndim, x.view.shape, ex.device, ex.stream);
   cuda::wait_event(ex.stream, source_ready.get());
-  cuda::copy_async(a.view().data, src.data, static_cast<std::size_t>(src.size()) * itemsize(dtype),
-                   ex.stream);
+  cuda::copy_between_devices(a.view().data, ex.device, src.data, src_ex.device,
+                             static_cast<std::size_t>(src.size()) * itemsize(dtype), ex.stream);
   const OwnedEvent copied(cuda::create_event(false));
   cuda::record_event(copied.get(), ex.stream);
 

@@ -462,7 +462,7 @@ def _serializations():
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("processes", [False, gpu_param(True, id="processes")])
-def test_local_cluster(rng, processes):
+def test_local_cluster(rng, processes, tmp_path):
     distributed = pytest.importorskip("distributed")
     backend = "numcu" if numcu.cuda.is_available() else "numpy"
     a = random_array(rng, (64, 48), np.float32)
@@ -475,6 +475,9 @@ def test_local_cluster(rng, processes):
             processes=processes,
             dashboard_address=None,
             worker_dashboard_address=None,
+            # The test's own scratch folder: the shared default one is locked and swept by every
+            # cluster starting on the machine, which under parallel test workers took over 20 s.
+            local_directory=str(tmp_path),
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

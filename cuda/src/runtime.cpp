@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "numcu/cuda_check.hpp"
 #include "stream_scratch.hpp"
@@ -270,6 +271,56 @@ void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream) {
       cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(stream)),
       "cudaMemcpyAsync");
 }
+
+namespace {
+
+std::atomic<bool> g_force_staged{false};
+
+// Whether GPUs a and b reach each other's default-pool allocations: decided, and where both can
+// reach the other granted, once per pair (cudaMemPoolSetAccess maps the pool's existing and
+// future allocations into the other GPU; cudaDeviceEnablePeerAccess does not cover pools).
+bool pools_shared(int a, int b) {
+  if (a == b) return true;
+  if (a < 0 || b < 0 || a >= kMaxDevices || b >= kMaxDevices) return false;
+  enum : unsigned char { unknown, shared, apart };
+  static std::mutex mutex;
+  static unsigned char state[kMaxDevices][kMaxDevices] = {};
+  std::lock_guard<std::mutex> lock(mutex);
+  unsigned char& st = state[std::min(a, b)][std::max(a, b)];
+  if (st == unknown) {
+    int ab = 0, ba = 0;
+    NUMCU_CUDA_TRY(cudaDeviceCanAccessPeer(&ab, a, b), "cudaDeviceCanAccessPeer");
+    NUMCU_CUDA_TRY(cudaDeviceCanAccessPeer(&ba, b, a), "cudaDeviceCanAccessPeer");
+    if (ab != 0 && ba != 0 && !g_force_staged.load()) {
+      for (const auto& [owner, peer] : {std::pair{a, b}, std::pair{b, a}}) {
+        cudaMemPool_t pool;
+        NUMCU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, owner), "cudaDeviceGetDefaultMemPool");
+        cudaMemAccessDesc access{};
+        access.location.type = cudaMemLocationTypeDevice;
+        access.location.id = peer;
+        access.flags = cudaMemAccessFlagsProtReadWrite;
+        NUMCU_CUDA_TRY(cudaMemPoolSetAccess(pool, &access, 1), "cudaMemPoolSetAccess");
+      }
+      st = shared;
+    } else {
+      st = apart;
+    }
+  }
+  return st == shared;
+}
+
+}  // namespace
+
+void copy_between_devices(void* dst, int dst_device, const void* src, int src_device,
+                          std::size_t bytes, Stream stream) {
+  if (bytes == 0) return;
+  pools_shared(dst_device, src_device);  // otherwise the copy is staged
+  NUMCU_CUDA_TRY(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes,
+                                     static_cast<cudaStream_t>(stream)),
+                 "cudaMemcpyPeerAsync");
+}
+
+void force_staged_copies(bool staged) { g_force_staged.store(staged); }
 
 void synchronize(Stream stream) {
   // Without a device nothing can have been queued, on this stream or any other.

@@ -53,6 +53,15 @@ void issue_deferred_frees() noexcept;
 
 // cudaMemcpyAsync with the direction inferred from the pointers.
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream);
+// A copy from `src` on GPU `src_device` to `dst` on GPU `dst_device`, queued on `stream` (of
+// `dst_device`). Pool allocations are reachable from another GPU only where their pool grants
+// it: the first copy between two GPUs that can reach each other grants each one's default pool
+// to the other, and copies go peer to peer; between GPUs that cannot, CUDA stages the copy
+// through host memory. force_staged (tests): whether copies between devices take the staged
+// route even where peer to peer is possible, from now on (pools already shared stay shared).
+void copy_between_devices(void* dst, int dst_device, const void* src, int src_device,
+                          std::size_t bytes, Stream stream);
+void force_staged_copies(bool staged);
 void synchronize(Stream stream);
 void synchronize_device(int device);
 // One empty kernel queued on `stream`: the cost of a launch by itself (benchmarks only).
