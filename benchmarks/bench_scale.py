@@ -42,8 +42,11 @@ def make_chunk(library, n, block_info=None):
         import numcu as xp
     else:
         import cupy as xp
-    x = xp.arange(start, start + n, dtype=np.float32)
-    return x * np.float32(1e-9)
+    # In float64, then rounded. A float32 arange steps by float32(start + 1) - float32(start)
+    # (NumPy's rule, which numcu follows), which past 2^24 is 0 or a whole unit in the last place,
+    # not the 1 that the closed-form sum assumes.
+    x = xp.arange(start, start + n, dtype=np.float64) * 1e-9
+    return x.astype(np.float32)
 
 
 def meta_of(library):

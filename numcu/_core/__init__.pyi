@@ -305,6 +305,10 @@ def _exchange_counts() -> dict:
     """
     How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.
     """
+def _force_staged_copies(staged: bool) -> None:
+    """
+    Tests: copies between two GPUs not yet paired in this process take CUDA's staged route (their pools not shared) even where the GPUs could copy peer to peer.
+    """
 def _gather(x: typing.Any, indices: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     x[i_0, ..., i_{k-1}] for an int64 array `indices` of shape (k, ...): one row of broadcast indices per leading axis of x.
