@@ -4,17 +4,19 @@ One Dask worker process per GPU, pinned to it with CUDA_VISIBLE_DEVICES (as dask
 LocalCUDACluster does), one thread each. On each cluster, for each library (numcu, cupy):
 
 - ``make``: a float32 array of --gib GiB (the same on every GPU count: the speed-up is that of
-  the same work) in chunks of --chunk-mib MiB, each chunk made on its worker's GPU (``arange``
-  scaled, so the data is not constant), persisted.
+  the same work) in chunks of --chunk-mib MiB, each chunk made on its worker's GPU (an
+  ``arange`` in float64, scaled and rounded to float32, so the data is not constant), persisted.
 - ``chain``: ``(x * 1.5 + 0.25) * x`` (three elementwise operations) persisted, one new array.
 - ``sum``: ``x.sum()`` computed to the client (a tree reduction; partial sums move between
   workers through distributed's serialization).
 - ``tiny``: the chain and the sum on an array of 64 chunks of 2^10 elements: Dask's per-chunk
   overhead with each library's chunks.
 
-Each timing is the best of --repeat runs after one warm-up; throughput counts bytes read plus
-written (chain 8 B per element, sum 4). Speed-up is the one-GPU time over the N-GPU time of the
-same library and work. The sums are checked against the closed form. Usage::
+Each timing is the best of --repeat runs after one warm-up, and ends when the workers' GPUs
+have finished the work queued on them (Dask's tasks end when their kernels are queued);
+throughput counts bytes read plus written (make 4 B per element, chain 8, sum 4). Speed-up is
+the one-GPU time over the N-GPU time of the same library and work. The sums are checked against
+the closed form. Usage::
 
     python benchmarks/bench_scale.py                    # 1 GPU and all GPUs, 4 GiB
     python benchmarks/bench_scale.py --gpus 1 2 --gib 32  # the issue's 2 x 16 GiB
@@ -57,6 +59,19 @@ def meta_of(library):
     import cupy
 
     return cupy.empty((0,), np.float32)
+
+
+def synchronize_gpu(library):
+    """On a worker: wait for the work queued on its GPU (tasks finish when their kernels are
+    queued, so a timing that ends at Dask's `wait` would leave the GPU's work out)."""
+    if library == "numcu":
+        import numcu
+
+        numcu.cuda.Device().synchronize()
+    else:
+        import cupy
+
+        cupy.cuda.Device().synchronize()
 
 
 def build(da, library, chunks, n_chunks):
@@ -119,16 +134,20 @@ def measure(client, da, library, n_gpus, gib, chunk_mib, repeat):
 
     x = None
 
+    def finished(persisted):
+        wait(persisted)
+        client.run(synchronize_gpu, library)
+
     def make():
         nonlocal x
         x = build(da, library, chunk, n_chunks).persist()
-        wait(x)
+        finished(x)
 
     rows.append(("make", best_of(1, make), total * 4))
 
     def run_chain():
         y = chain(x).persist()
-        wait(y)
+        finished(y)
         del y
 
     rows.append(("chain", best_of(repeat, run_chain), total * 8))
@@ -145,10 +164,10 @@ def measure(client, da, library, n_gpus, gib, chunk_mib, repeat):
     x = None
 
     tiny = build(da, library, 1 << 10, 64).persist()
-    wait(tiny)
+    finished(tiny)
 
     def run_tiny():
-        wait(chain(tiny).persist())
+        finished(chain(tiny).persist())
         float(tiny.sum(dtype=np.float32).compute())
 
     rows.append(("tiny", best_of(repeat, run_tiny), 0))
