@@ -57,8 +57,8 @@ void copy_async(void* dst, const void* src, std::size_t bytes, Stream stream);
 // `dst_device`). Pool allocations are reachable from another GPU only where their pool grants
 // it: the first copy between two GPUs that can reach each other grants each one's default pool
 // to the other, and copies go peer to peer; between GPUs that cannot, CUDA stages the copy
-// through host memory. force_staged (tests): whether copies between devices take the staged
-// route even where peer to peer is possible, from now on (pools already shared stay shared).
+// through host memory. force_staged_copies (tests): whether pairs of GPUs not yet decided take
+// that staged route even where they could copy peer to peer (pools already shared stay so).
 void copy_between_devices(void* dst, int dst_device, const void* src, int src_device,
                           std::size_t bytes, Stream stream);
 void force_staged_copies(bool staged);
