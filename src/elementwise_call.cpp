@@ -41,11 +41,71 @@ std::string shapes_str(const Call& call) {
   return s;
 }
 
+// A comparison of an integer array with a Python integer beyond its dtype's range (NEP 50): the
+// answer is the same for every element, and the comparison with the range's bound in the value's
+// place that always (x <= max, x >= min) or never (x > max, x < min) holds gives it, through the
+// same kernel, shape, device and `out`. `op` itself for any other ufunc. `at`: which input the
+// value is; side > 0: above the range, < 0: below it.
+Ufunc side_free_op(Ufunc op, int at, int side) {
+  // As "array op value".
+  Ufunc as_array_first = op;
+  if (at == 0) {
+    switch (op) {
+      case Ufunc::less:
+        as_array_first = Ufunc::greater;
+        break;
+      case Ufunc::less_equal:
+        as_array_first = Ufunc::greater_equal;
+        break;
+      case Ufunc::greater:
+        as_array_first = Ufunc::less;
+        break;
+      case Ufunc::greater_equal:
+        as_array_first = Ufunc::less_equal;
+        break;
+      default:
+        break;
+    }
+  }
+  bool truth;
+  switch (as_array_first) {
+    case Ufunc::equal:
+      truth = false;
+      break;
+    case Ufunc::not_equal:
+      truth = true;
+      break;
+    case Ufunc::less:
+    case Ufunc::less_equal:
+      truth = side > 0;
+      break;
+    case Ufunc::greater:
+    case Ufunc::greater_equal:
+      truth = side < 0;
+      break;
+    default:
+      return op;
+  }
+  // The bound in the value's place: x <= max and x >= min always hold, x > max and x < min never.
+  const bool above = side > 0;
+  if (at == 1) {
+    if (truth) return above ? Ufunc::less_equal : Ufunc::greater_equal;
+    return above ? Ufunc::greater : Ufunc::less;
+  }
+  if (truth) return above ? Ufunc::greater_equal : Ufunc::less_equal;
+  return above ? Ufunc::less : Ufunc::greater;
+}
+
+bool is_comparison(Ufunc op) {
+  return op == Ufunc::equal || op == Ufunc::not_equal || op == Ufunc::less ||
+         op == Ufunc::less_equal || op == Ufunc::greater || op == Ufunc::greater_equal;
+}
+
 // NumPy's loop search. The inputs promote (a condition stays apart), then the ufunc maps the
 // promoted dtype to its loop. Float functions map each input to its own loop first; a Python
 // scalar among them stands for the dtype NEP 50 gives it against the others, so 2.5 with an
 // int8 array or 3 with a bool array runs on float64, as in NumPy, and 3 with int8 on float16.
-UfuncTypes ufunc_types(Ufunc op, const UfuncInfo& info, const Call& call) {
+UfuncTypes ufunc_types(Ufunc& op, const UfuncInfo& info, Call& call) {
   const int nin = std::min(call.inputs(), Call::kMaxInputs);
   const int first = info.condition_first ? 1 : 0;
   Typed given[Call::kMaxInputs], typed[Call::kMaxInputs];
@@ -69,7 +129,14 @@ UfuncTypes ufunc_types(Ufunc op, const UfuncInfo& info, const Call& call) {
     throw_type_error(std::string(info.fname) + ": no loop for dtype " + dtype_name(loop) +
                      " (inputs: " + dtypes_str(call) + ")");
   }
-  for (int i = first; i < nin; ++i) check_weak_int(call.input(i), loop, info.fname);
+  for (int i = first; i < nin; ++i) {
+    const int side = weak_int_side(call.input(i), loop);
+    if (side == 0) continue;
+    // NumPy 2 compares with a Python integer beyond the dtype's range; everything else refuses it.
+    if (!is_comparison(op)) check_weak_int(call.input(i), loop, info.fname);
+    clamp_weak_int(call.input(i), loop, side);
+    op = side_free_op(op, i, side);
+  }
   const DType out = ufunc_out_dtype(op, loop);
   if (call.has_out() && !can_cast_same_kind(out, call.out().view.dtype)) {
     throw_type_error(std::string(info.fname) + ": cannot cast the result from " + dtype_name(out) +

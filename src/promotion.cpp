@@ -74,32 +74,57 @@ Typed promote_all(const Typed* t, int n) {
   return promote(strong, weak);
 }
 
-void check_weak_int(const Operand& x, DType loop, const char* fname) {
+int weak_int_side(const Operand& x, DType loop) {
   const char k = dtype_kind(loop);
-  if (!x.weak || (k != 'i' && k != 'u')) return;
+  if (!x.weak || (k != 'i' && k != 'u')) return 0;
   const char xk = dtype_kind(x.view.dtype);
-  if (xk != 'i' && xk != 'u') return;
+  if (xk != 'i' && xk != 'u') return 0;
   std::int64_t s = 0;
   std::uint64_t u = 0;
   const bool is_unsigned = xk == 'u';
   std::memcpy(is_unsigned ? static_cast<void*>(&u) : static_cast<void*>(&s), x.value, 8);
-  bool fits = visit_dtype(loop, [&](auto tag) {
+  return visit_dtype(loop, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (is_unsigned) return u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+      if (is_unsigned) return u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()) ? 0 : 1;
       if constexpr (std::is_unsigned_v<T>) {
-        return s >= 0 && static_cast<std::uint64_t>(s) <= std::numeric_limits<T>::max();
+        if (s < 0) return -1;
+        return static_cast<std::uint64_t>(s) <= std::numeric_limits<T>::max() ? 0 : 1;
       } else {
-        return s >= std::numeric_limits<T>::min() && s <= std::numeric_limits<T>::max();
+        return s < std::numeric_limits<T>::min() ? -1 : (s > std::numeric_limits<T>::max() ? 1 : 0);
       }
     }
-    return true;
+    return 0;
   });
-  if (!fits) {
-    const std::string value = is_unsigned ? std::to_string(u) : std::to_string(s);
-    throw Error(ErrorKind::overflow_error, std::string(fname) + ": Python integer " + value +
-                                               " out of bounds for " + dtype_name(loop));
-  }
+}
+
+void clamp_weak_int(Operand& x, DType loop, int side) {
+  visit_dtype(loop, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (side > 0 && std::is_unsigned_v<T>) {
+        const std::uint64_t v = std::numeric_limits<T>::max();
+        x.view.dtype = DType::uint64;
+        std::memcpy(x.value, &v, sizeof v);
+      } else {
+        const auto v = static_cast<std::int64_t>(side > 0 ? std::numeric_limits<T>::max()
+                                                          : std::numeric_limits<T>::min());
+        x.view.dtype = DType::int64;
+        std::memcpy(x.value, &v, sizeof v);
+      }
+    }
+  });
+}
+
+void check_weak_int(const Operand& x, DType loop, const char* fname) {
+  if (weak_int_side(x, loop) == 0) return;
+  std::int64_t s = 0;
+  std::uint64_t u = 0;
+  const bool is_unsigned = dtype_kind(x.view.dtype) == 'u';
+  std::memcpy(is_unsigned ? static_cast<void*>(&u) : static_cast<void*>(&s), x.value, 8);
+  const std::string value = is_unsigned ? std::to_string(u) : std::to_string(s);
+  throw Error(ErrorKind::overflow_error, std::string(fname) + ": Python integer " + value +
+                                             " out of bounds for " + dtype_name(loop));
 }
 
 DType result_dtype(const Operand* const* operands, int count) {

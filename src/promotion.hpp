@@ -23,4 +23,11 @@ DType result_dtype(const Operand* const* operands, int count);
 // NumPy 2 refuses a Python integer that an integer dtype cannot hold (OverflowError).
 void check_weak_int(const Operand& x, DType dtype, const char* fname);
 
+// Where a weak Python integer `x` lies against integer dtype `dtype`'s range: 0 inside it (or when
+// either is not an integer), +1 above its largest value, -1 below its smallest.
+int weak_int_side(const Operand& x, DType dtype);
+
+// x (a weak Python integer) replaced by `dtype`'s largest value (side > 0) or smallest (side < 0).
+void clamp_weak_int(Operand& x, DType dtype, int side);
+
 }  // namespace numcu::python

@@ -767,7 +767,46 @@ NUMCU_HD T complex_acosh(T a) {
 #define NUMCU_PI_OVER_180 T(0.0174532925199432957692369076848861271)
 #define NUMCU_180_OVER_PI T(57.2957795130823208767981548141051703)
 
-NUMCU_FLOAT_UNARY(Sqrt, true, m::sqrt(a), m::sqrt(a))
+// The principal square root of a complex number with C99's special values, which NumPy and the
+// standard (2025.12's corrected list) have: x + inf i gives +inf + inf i for any x, NaN included;
+// -inf + y i gives +0 + inf i and +inf + y i gives +inf + 0 i for finite y (signs following y);
+// +-0 + 0 i gives +0 + 0 i. Finite values by the stable formula t = sqrt((|x| + |z|) / 2), exact
+// where the root is (libcu++'s sqrt(-4 + 0i) has a real part of 1e-16, -9e-8 in float):
+// complex64 in double, complex128 scaled by an even power of two away from overflow and from
+// the subnormals.
+template <class T>
+NUMCU_HD T complex_sqrt(T a) {
+  using V = typename T::value_type;
+  const V x = a.real(), y = a.imag();
+  const V inf = m::numeric_limits<V>::infinity();
+  if (m::isinf(y)) return T(inf, y);
+  if (m::isnan(x)) return T(x, x);
+  if (m::isinf(x)) {
+    if (x > V(0)) return T(x, m::isnan(y) ? y : m::copysign(V(0), y));
+    return T(m::isnan(y) ? y : V(0), m::copysign(inf, y));
+  }
+  if (m::isnan(y)) return T(y, y);
+  if constexpr (sizeof(V) < sizeof(double)) {
+    return T(KahanInverse::sqrt(in_double(a)));
+  } else {
+    if (x == V(0) && y == V(0)) return T(V(0), y);
+    double sx = x, sy = y, scale = 1.0;
+    const double big = m::fmax(m::fabs(sx), m::fabs(sy));
+    if (big > 0x1p1020) {
+      sx *= 0x1p-2;
+      sy *= 0x1p-2;
+      scale = 0x1p1;
+    } else if (big < 0x1p-1020) {
+      sx *= 0x1p108;
+      sy *= 0x1p108;
+      scale = 0x1p-54;
+    }
+    const complex128 r = KahanInverse::sqrt(complex128(sx, sy));
+    return T(r.real() * scale, r.imag() * scale);
+  }
+}
+
+NUMCU_FLOAT_UNARY(Sqrt, true, m::sqrt(a), complex_sqrt(a))
 NUMCU_FLOAT_UNARY(Cbrt, false, m::cbrt(a), a)
 NUMCU_FLOAT_UNARY(Exp, true, m::exp(a), m::exp(a))
 NUMCU_FLOAT_UNARY(Exp2, true, m::exp2(a), m::exp(a* NUMCU_LN2))
