@@ -1,4 +1,4 @@
-"""numcu as an Array API namespace (revision 2024.12), and NumPy's dispatch protocols.
+"""numcu as an Array API namespace (revision 2025.12), and NumPy's dispatch protocols.
 
 The standard's functions that need kernels (sort, argsort, unique, searchsorted, nonzero, take,
 take_along_axis, matmul on the GPU) are in numcu._core; this module holds the ones that are
@@ -26,8 +26,8 @@ from ._load import load_core
 _core = load_core()
 ndarray = _core.ndarray
 
-__array_api_version__ = "2024.12"
-_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+__array_api_version__ = "2025.12"
+_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 e = math.e
 inf = math.inf
@@ -130,7 +130,7 @@ class _Info:
     def devices(self):
         cuda = _core.cuda
         gpus = [cuda.Device(i) for i in range(cuda.device_count())] if cuda.is_available() else []
-        return ["cpu", *gpus]
+        return ("cpu", *gpus)
 
     def default_dtypes(self, *, device=None):
         return {
@@ -173,7 +173,11 @@ def array_namespace(api_version=None):
         )
     import numcu
 
-    return numcu
+    if api_version is None or api_version == __array_api_version__:
+        return numcu
+    from . import _api_versions
+
+    return _api_versions.namespace(api_version)
 
 
 def to_device(x, device, stream=None):
@@ -340,6 +344,18 @@ _ALIASES = {
 }
 
 
+# NumPy's other names for numcu's elementwise functions: NumPy 2 keeps true_divide, mod and
+# bitwise_not as the very ufuncs divide, remainder and invert are; degrees and radians are ufuncs
+# of their own that compute what rad2deg and deg2rad do.
+_NUMPY_ALIASES = {
+    "true_divide": "divide",
+    "mod": "remainder",
+    "bitwise_not": "invert",
+    "degrees": "rad2deg",
+    "radians": "deg2rad",
+}
+
+
 def _part(x, which):
     """The real (0) or imaginary (1) part of a complex array, as a view."""
     if isinstance(x, np.ndarray):
@@ -371,6 +387,9 @@ def conj(x, /):
     return out
 
 
+conjugate = conj  # NumPy's name
+
+
 def round(x, /, decimals=0, out=None):  # noqa: A001 (the standard's name)
     x = _as_array(x)
     if x.dtype.kind in "biu":
@@ -382,6 +401,11 @@ def round(x, /, decimals=0, out=None):  # noqa: A001 (the standard's name)
         return _core.rint(x, out=out)
     scale = 10.0**decimals
     return _core.divide(_core.rint(_core.multiply(x, scale)), scale, out=out)
+
+
+around = round  # NumPy's names
+amax = _core.max
+amin = _core.min
 
 
 def nextafter(x1, x2, /):
@@ -464,7 +488,7 @@ def meshgrid(*arrays, indexing="xy"):
         raise ValueError("numcu.meshgrid: indexing must be 'xy' or 'ij'")
     n = len(arrays)
     if n == 0:
-        return []
+        return ()
     shape = [a.size for a in arrays]
     if indexing == "xy" and n > 1:
         shape[0], shape[1] = shape[1], shape[0]
@@ -476,18 +500,37 @@ def meshgrid(*arrays, indexing="xy"):
             pos = 1 - i
         s[pos] = a.size
         out.append(astype(broadcast_to(reshape(a, tuple(s)), tuple(shape)), a.dtype))
-    return out
+    return tuple(out)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
-    if device is not None and isinstance(device, str) and device == "cpu":
-        return np.from_dlpack(x, copy=copy)
-    r = _core.from_dlpack(x)
-    if copy:
-        r = r.copy()
-    if device is not None:
-        r = to_device(r, device)
-    return r
+    """`x` (any ``__dlpack__`` producer) as an array on `device`: by default where `x` is (a
+    numcu.ndarray sharing its GPU memory, or a NumPy array for host data); ``device='cpu'`` asks
+    the producer for a host copy (DLPack's ``dl_device=(kDLCPU, 0)``), a GPU copies host data to
+    it. ``copy=False`` raises BufferError where a copy is needed, ``copy=True`` always copies."""
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError("numcu.from_dlpack: the object has no __dlpack__ method")
+    on_gpu = int(x.__dlpack_device__()[0]) in (2, 13)  # kDLCUDA, kDLCUDAManaged
+    if device is None and not on_gpu or isinstance(device, str) and device == "cpu":
+        try:
+            return np.from_dlpack(x, device="cpu", copy=copy)
+        except BufferError:
+            if copy is False or not on_gpu:
+                raise
+        # A GPU producer that exports only to its own device: numcu copies its data to the host.
+        return _core.asnumpy(_core.from_dlpack(x))
+    if not on_gpu:
+        if copy is False:
+            raise BufferError(
+                "numcu.from_dlpack: host data must be copied to a GPU, but copy=False"
+            )
+        return _core.asarray(np.from_dlpack(x), device=device)
+    try:
+        return _core.asarray(_core.from_dlpack(x), copy=copy, device=device)
+    except ValueError as e:
+        if copy is False:
+            raise BufferError(str(e)) from None
+        raise
 
 
 # ------------------------------------------------------------------------------------------------
@@ -514,8 +557,32 @@ def broadcast_to(x, /, shape):
 
 
 def broadcast_arrays(*arrays):
-    shape = np.broadcast_shapes(*(a.shape for a in arrays))
-    return [broadcast_to(a, shape) for a in arrays]
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return tuple(broadcast_to(a, shape) for a in arrays)
+
+
+def broadcast_shapes(*shapes):
+    """The shape the given shapes broadcast to (a tuple; ``()`` for none): ValueError naming them
+    where they do not broadcast."""
+    out = []
+    for shape in shapes:
+        shape = (operator.index(shape),) if not hasattr(shape, "__len__") else tuple(shape)
+        for n in shape:
+            if operator.index(n) < 0:
+                raise ValueError(f"numcu.broadcast_shapes: negative dimension in {shape}")
+        lead = len(shape) - len(out)
+        if lead > 0:
+            out = list(shape[:lead]) + out
+        for k in range(1, len(shape) + 1):
+            a, b = out[-k], shape[-k]
+            if a != b and a != 1 and b != 1:
+                raise ValueError(
+                    "numcu.broadcast_shapes: shapes "
+                    + ", ".join(str(tuple(s)) for s in shapes)
+                    + " do not broadcast"
+                )
+            out[-k] = b if a == 1 else a
+    return tuple(int(n) for n in out)
 
 
 def concat(arrays, /, *, axis=0, dtype=None, out=None):
@@ -553,6 +620,19 @@ def concat(arrays, /, *, axis=0, dtype=None, out=None):
     return res
 
 
+def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """NumPy's name and signature for concat."""
+    if casting != "same_kind":
+        raise TypeError(f"numcu.concatenate: casting={casting!r} is not supported")
+    return concat(arrays, axis=axis, dtype=dtype, out=out)
+
+
+def transpose(a, axes=None):
+    """NumPy's transpose: a view with the axes permuted (reversed by default)."""
+    a = _as_array(a)
+    return a.transpose() if axes is None else a.transpose(tuple(axes))
+
+
 def stack(arrays, /, *, axis=0, out=None, dtype=None):
     arrays = list(arrays)
     if not arrays:
@@ -564,7 +644,7 @@ def stack(arrays, /, *, axis=0, out=None, dtype=None):
     return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis, dtype=dtype, out=out)
 
 
-def expand_dims(x, /, *, axis=0):
+def expand_dims(x, /, axis=0):
     x = _as_array(x)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     ndim = x.ndim + len(axes)
@@ -704,6 +784,82 @@ def repeat(x, repeats, /, *, axis=None):
 # Indexing, searching, sets
 
 
+def unravel_index(indices, shape, order="C"):
+    """NumPy's unravel_index: the coordinates in an array of `shape` of flat positions `indices`,
+    a tuple of int64 arrays shaped like `indices`, computed where `indices` is. Positions held on
+    the GPU are not bounds-checked (that would make the host wait): one past the end wraps."""
+    shape = (operator.index(shape),) if not hasattr(shape, "__len__") else tuple(shape)
+    shape = tuple(operator.index(n) for n in shape)
+    if order not in ("C", "F"):
+        raise ValueError(f"numcu.unravel_index: order must be 'C' or 'F', not {order!r}")
+    idx = _as_input(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"numcu.unravel_index: indices must be integers, not {idx.dtype}")
+    if not _is_device(idx):
+        return np.unravel_index(idx, shape, order=order)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"numcu.unravel_index: negative dimensions in shape {shape}")
+    if math.prod(shape) == 0:
+        raise ValueError(f"numcu.unravel_index: cannot unravel into the empty shape {shape}")
+    rest = astype(idx, int64, copy=False)
+    coords = []
+    for n in reversed(shape) if order == "C" else shape:
+        coords.append(_core.remainder(rest, n))
+        rest = _core.floor_divide(rest, n)
+    return tuple(reversed(coords)) if order == "C" else tuple(coords)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """NumPy's ravel_multi_index: flat positions in an array of shape `dims` of the coordinate
+    arrays in `multi_index` (broadcast together), int64, computed where they are. `mode` per
+    dimension: 'wrap' and 'clip' as NumPy's; 'raise' checks host coordinates only (checking
+    those on the GPU would make the host wait)."""
+    dims = (operator.index(dims),) if not hasattr(dims, "__len__") else tuple(dims)
+    dims = tuple(operator.index(n) for n in dims)
+    if order not in ("C", "F"):
+        raise ValueError(f"numcu.ravel_multi_index: order must be 'C' or 'F', not {order!r}")
+    coords = [_as_input(i) for i in multi_index]
+    if len(coords) != len(dims):
+        raise ValueError(
+            f"numcu.ravel_multi_index: multi_index must have {len(dims)} arrays, one per "
+            f"dimension of {dims}, not {len(coords)}"
+        )
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims) or any(m not in ("raise", "wrap", "clip") for m in modes):
+        raise ValueError(
+            f"numcu.ravel_multi_index: mode must be 'raise', 'wrap' or 'clip' per "
+            f"dimension, not {mode!r}"
+        )
+    for c in coords:
+        if c.dtype.kind not in "iu":
+            raise TypeError(f"numcu.ravel_multi_index: coordinates must be integers, not {c.dtype}")
+    if not any(_is_device(c) for c in coords):
+        return np.ravel_multi_index(tuple(coords), dims, mode=modes, order=order)
+    like = next(c for c in coords if _is_device(c))
+    _same_place(coords, "ravel_multi_index")
+    strides = [1] * len(dims)
+    axes = range(len(dims) - 2, -1, -1) if order == "C" else range(1, len(dims))
+    for d in axes:
+        strides[d] = strides[d + 1] * dims[d + 1] if order == "C" else strides[d - 1] * dims[d - 1]
+    flat = _core.zeros((), int64, device=like.device)
+    for c, n, m, stride in zip(coords, dims, modes, strides):
+        if (
+            m == "raise"
+            and not _is_device(c)
+            and np.any((np.asarray(c) < 0) | (np.asarray(c) >= n))
+        ):
+            raise ValueError(
+                f"numcu.ravel_multi_index: a coordinate is outside [0, {n}) for a dimension of {n}"
+            )
+        c = astype(_as_array(c, like), int64, copy=False)
+        if m == "wrap":
+            c = _core.remainder(c, n)
+        elif m == "clip":
+            c = _core.clip(c, 0, builtins.max(n - 1, 0))
+        flat = _core.add(flat, _core.multiply(c, stride))
+    return flat
+
+
 def nonzero(x, /):
     x = _as_array(x)
     rows = _core._nonzero(x)
@@ -787,6 +943,39 @@ def unique_values(x, /):
     return _core._unique(x, True, False, False, False)[0]
 
 
+_SCALARS = (int, float, complex, builtins.bool)
+
+
+def isin(x1, x2, /, *, invert=False, assume_unique=False, kind=None):
+    """Whether each element of `x1` is among the elements of `x2` (value equality, so NaN is in
+    nothing and -0.0 matches 0.0), as a bool array of x1's shape; ``invert=True`` asks the
+    opposite. Either may be a Python scalar. Host data is NumPy's isin; on a GPU, x2 is sorted
+    and x1's elements looked up in it by binary search (complex x2, which has no order, is
+    compared with every element of x1: fine for the small sets isin is used with).
+    ``assume_unique`` and ``kind`` are NumPy's, accepted and not needed."""
+    if not (_is_device(x1) or _is_device(x2)):
+        return np.isin(x1, x2, assume_unique=assume_unique, invert=invert, kind=kind)
+    if isinstance(x2, _SCALARS):
+        return (_core.not_equal if invert else _core.equal)(x1, x2)
+    if isinstance(x1, _SCALARS):
+        found = _core.any(_core.equal(x2, x1))
+        return _core.logical_not(found) if invert else found
+    x1, x2 = _as_array(x1, x2), _as_array(x2, x1)
+    _same_place([x1, x2], "isin")
+    dtype = result_type(x1, x2)
+    a = astype(x1, dtype, copy=False)
+    b = reshape(astype(x2, dtype, copy=False), (-1,))
+    if b.shape[0] == 0:
+        found = _core.zeros(a.shape, bool, device=a.device)
+    elif dtype.kind == "c":
+        found = _core.any(_core.equal(expand_dims(a, axis=-1), b), axis=-1)
+    else:
+        s = _core.sort(b)
+        at = _core.minimum(_core.searchsorted(s, a), s.shape[0] - 1)
+        found = _core.equal(_core.take(s, at), a)
+    return _core.logical_not(found) if invert else found
+
+
 def check_host_indices(indices, n, fname, axis):
     """IndexError for host-held integer indices outside [-n, n) (NumPy's rule).
 
@@ -823,36 +1012,122 @@ take.__doc__ = _core.take.__doc__
 
 
 def setitem(a, key, value):
-    """a[key] = value with a boolean mask in `key` (numcu.ndarray's masked assignment).
+    """a[key] = value with arrays in `key` (numcu.ndarray's advanced assignment).
 
-    The mask covers a's leading dimensions (or all of them); the value is a scalar or an array
-    of one element, written where the mask is true without the host waiting for the GPU.
+    A boolean mask (alone, or followed by '...') covers a's leading dimensions. A value that is
+    the same for every selected element (a scalar, or an array broadcasting to the selected
+    block with 1 for the count) is written through numcu.where, and the host does not wait. One
+    value per selected element (a leading dimension equal to the count, as ``x[mask] =
+    y[mask]``) needs the selected positions first, which waits for their count (one small copy
+    to the host, as CuPy and PyTorch do), then scatters the values there.
+
+    Integer arrays (with integers, full slices and '...' between them, as in ``a[key]``):
+    `value` broadcasts to ``a[key]``'s shape and is scattered, without a wait. Where positions
+    repeat, one of their values lands (NumPy's is the last; on the GPU it may be any).
     """
     items = key if isinstance(key, tuple) else (key,)
+    items = tuple(np.asarray(k) if isinstance(k, list) else k for k in items)
     rest = [k for k in items if k is not Ellipsis]
-    is_mask = len(rest) == 1 and (
-        isinstance(rest[0], builtins.bool) or getattr(rest[0], "dtype", None) == bool
-    )
-    if not is_mask or (items[0] is Ellipsis and len(items) > 1):
-        raise IndexError(
-            "numcu.ndarray.__setitem__: assignment through integer arrays is not supported; a "
-            "boolean mask (alone, or followed by '...') is"
-        )
-    mask = _core.asarray(rest[0], device=a.device)
+    is_bool = [isinstance(k, builtins.bool) or getattr(k, "dtype", None) == bool for k in rest]
+    if isinstance(value, (list, tuple)) or isinstance(value, np.ndarray) and value.ndim > 0:
+        value = _core.asarray(value, device=a.device)
+    if any(is_bool):
+        if len(rest) != 1 or (items[0] is Ellipsis and len(items) > 1):
+            raise IndexError(
+                "numcu.ndarray.__setitem__: a boolean mask must be the only index (besides a "
+                "'...' after it)"
+            )
+        _assign_masked(a, _core.asarray(rest[0], device=a.device), value)
+    else:
+        _assign_indexed(a, items, value)
+
+
+def _assign_masked(a, mask, value):
+    fname = "numcu.ndarray.__setitem__"
     if mask.ndim > a.ndim or mask.shape != a.shape[: mask.ndim]:
         raise IndexError(
-            f"numcu.ndarray.__setitem__: boolean index of shape {mask.shape} does not match the "
-            f"array's leading dimensions {a.shape}"
+            f"{fname}: boolean index of shape {mask.shape} does not match the array's leading "
+            f"dimensions {a.shape}"
         )
-    if np.size(value) != 1:
+    if mask.ndim == 0:  # a[True] = v is a[None][[True]] = v (NumPy's)
+        return _assign_masked(expand_dims(a, axis=0), expand_dims(mask, axis=0), value)
+    block = a.shape[mask.ndim :]
+    vshape = tuple(value.shape) if hasattr(value, "shape") else ()
+    if len(vshape) > len(block) + 1:
+        if any(n != 1 for n in vshape[: len(vshape) - len(block) - 1]):
+            raise ValueError(
+                f"{fname}: values of shape {vshape} could not be broadcast to the selected "
+                f"elements, of shape (count, {', '.join(map(str, block))})"
+            )
+        value = value.reshape(vshape[len(vshape) - len(block) - 1 :])
+        vshape = tuple(value.shape)
+    if len(vshape) == len(block) + 1 and vshape[0] != 1:
+        # One value per selected element: their positions first, which waits for the count.
+        positions = _core._nonzero(mask)
+        count = positions.shape[1]
+        if vshape[0] != count:
+            raise ValueError(
+                f"{fname}: cannot assign {vshape[0]} values to the {count} elements where the "
+                "mask is true"
+            )
+        _core._scatter(a, positions, value)
+        return None
+    if len(vshape) == len(block) + 1:
+        value = value.reshape(vshape[1:])
+        vshape = vshape[1:]
+    try:
+        broadcast_shapes(vshape, block)
+    except ValueError:
         raise ValueError(
-            "numcu.ndarray.__setitem__: a boolean-mask assignment takes a scalar or a one-element "
-            f"array, not {np.shape(value)} values"
-        )
-    if hasattr(value, "reshape"):
-        value = value.reshape(())
-    mask = mask.reshape(mask.shape + (1,) * (a.ndim - mask.ndim))
+            f"{fname}: values of shape {vshape} could not be broadcast to the selected elements, "
+            f"of shape (count, {', '.join(map(str, block))})"
+        ) from None
+    if broadcast_shapes(vshape, block) != block:
+        raise ValueError(f"{fname}: values of shape {vshape} are larger than {block}")
+    mask = mask.reshape(mask.shape + (1,) * len(block))
     a[...] = _core.where(mask, value, a)
+    return None
+
+
+def _assign_indexed(a, key, value):
+    """a[key] = value for integer arrays (and integers, full slices, '...') in `key`."""
+    fname = "numcu.ndarray.__setitem__"
+    if any(k is None for k in key):
+        raise IndexError(f"{fname}: None cannot be combined with integer array indices")
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # `in` would compare arrays
+    if len(ellipses) > 1:
+        raise IndexError(f"{fname}: an index can only have a single ellipsis ('...')")
+    if ellipses:
+        at = ellipses[0]
+        key = key[:at] + (slice(None),) * (a.ndim - (len(key) - 1)) + key[at + 1 :]
+    if len(key) > a.ndim:
+        raise IndexError(f"{fname}: too many indices for an array of {a.ndim} dimensions")
+    key = key + (slice(None),) * (a.ndim - len(key))
+    positions = [d for d, k in enumerate(key) if not isinstance(k, slice)]
+    others = [d for d in range(a.ndim) if d not in positions]
+    # The indexed axes first, in a view of a: the scatter writes through it.
+    y = a[tuple(slice(None) if d in positions else k for d, k in enumerate(key))]
+    y = y.transpose(tuple(positions + others))
+    for d in positions:
+        check_host_indices(key[d], a.shape[d], fname, d)
+    idx = [_core.asarray(key[d], device=a.device) for d in positions]
+    for i in idx:
+        if i.dtype.kind not in "iu":
+            raise IndexError(f"{fname}: arrays used as indices must be integers, not {i.dtype}")
+    shape = broadcast_shapes(*(i.shape for i in idx))
+    stacked = _core.empty((len(idx), *shape), "int64", device=a.device)
+    for j, i in enumerate(idx):
+        stacked[j] = i
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    if adjacent and positions[0] > 0 and hasattr(value, "shape") and len(value.shape) > 0:
+        # a[key]'s shape has the index dimensions where the indexed axes were; the scatter takes
+        # them first.
+        nb, before = len(shape), positions[0]
+        kept = tuple(y.shape[len(positions) :])
+        value = broadcast_to(_as_array(value, a), kept[:before] + shape + kept[before:])
+        order = [*range(before, before + nb), *range(before), *range(before + nb, value.ndim)]
+        value = value.transpose(tuple(order))
+    _core._scatter(y, stacked, value)
 
 
 def getitem(a, key):
@@ -1103,7 +1378,11 @@ _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 _UFUNC_EXTRA = {"conjugate": conj, "matmul": matmul, "vecdot": vecdot}
 _OPERAND_TYPES = (ndarray, int, float, complex, builtins.bool, np.ndarray, np.generic)
 # NumPy ufunc name -> numcu's function (the extras take precedence).
-_UFUNC_IMPLS = {**{name: getattr(_core, name) for name in _core.ufuncs}, **_UFUNC_EXTRA}
+_UFUNC_IMPLS = {
+    **{name: getattr(_core, name) for name in _core.ufuncs},
+    **{name: getattr(_core, target) for name, target in _NUMPY_ALIASES.items()},
+    **_UFUNC_EXTRA,
+}
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
@@ -1457,6 +1736,11 @@ def _numpy_functions():
         np.unique: unique_,
         np.searchsorted: searchsorted_,
         np.nonzero: nonzero,
+        np.unravel_index: unravel_index,
+        np.ravel_multi_index: ravel_multi_index,
+        np.isin: lambda element, test_elements, assume_unique=False, invert=False, *, kind=None: (
+            isin(element, test_elements, invert=invert, assume_unique=assume_unique, kind=kind)
+        ),
         np.tensordot: tensordot_,
         np.dot: dot_,
         np.diff: diff_,
@@ -1612,10 +1896,15 @@ NAMESPACE = [
     "isdtype",
     "result_type",
     *_ALIASES,
+    *_NUMPY_ALIASES,
     "real",
     "imag",
     "conj",
+    "conjugate",
     "round",
+    "around",
+    "amax",
+    "amin",
     "nextafter",
     "clip",
     "eye",
@@ -1625,7 +1914,10 @@ NAMESPACE = [
     "from_dlpack",
     "broadcast_to",
     "broadcast_arrays",
+    "broadcast_shapes",
     "concat",
+    "concatenate",
+    "transpose",
     "stack",
     "expand_dims",
     "flip",
@@ -1638,10 +1930,13 @@ NAMESPACE = [
     "unstack",
     "repeat",
     "nonzero",
+    "unravel_index",
+    "ravel_multi_index",
     "unique_all",
     "unique_counts",
     "unique_inverse",
     "unique_values",
+    "isin",
     "cumulative_sum",
     "cumulative_prod",
     "std",
@@ -1653,5 +1948,5 @@ NAMESPACE = [
     "matrix_transpose",
 ]
 
-for _name, _target in _ALIASES.items():
+for _name, _target in {**_ALIASES, **_NUMPY_ALIASES}.items():
     globals()[_name] = getattr(_core, _target)

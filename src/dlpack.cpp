@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "elementwise_call.hpp"
@@ -230,10 +231,11 @@ bool intake_dlpack(py::handle obj, const char* fname, Role role, Operand& op) {
 
 namespace {
 
-// What an exported tensor holds on to: the array (so its memory stays), and the shape and
-// strides the DLTensor points at.
+// What an exported tensor holds on to: the array (so its memory stays) or, for an export to the
+// host, the host copy; and the shape and strides the DLTensor points at.
 struct ExportContext {
   NdArray array;
+  std::unique_ptr<char[]> host;
   std::int64_t shape[kMaxDims];
   std::int64_t strides[kMaxDims];
   dl::ManagedTensor legacy;
@@ -248,27 +250,28 @@ void release(ExportContext* ctx) {
   PyGILState_Release(state);
 }
 
-// The DLTensor describing `a` (strides in elements), pointing at `shape` and `strides`; a
-// BufferError naming fname when a stride is not a whole number of elements, which DLPack cannot
-// describe.
-dl::Tensor describe(const NdArray& a, const std::int64_t* shape, std::int64_t* strides,
-                    const char* fname) {
-  const ArrayView& e = a.view();
+[[noreturn]] void buffer_error(const char* fname, const std::string& what) {
+  PyErr_SetString(PyExc_BufferError, (std::string(fname) + ": " + what).c_str());
+  throw py::error_already_set();
+}
+
+// The DLTensor describing `e` on `device` (strides in elements), pointing at `shape` and
+// `strides`; a BufferError naming fname when a stride is not a whole number of elements, which
+// DLPack cannot describe.
+dl::Tensor describe(const ArrayView& e, dl::Device device, const std::int64_t* shape,
+                    std::int64_t* strides, const char* fname) {
   const int size = itemsize(e.dtype);
   for (int d = 0; d < e.ndim; ++d) {
     if (e.strides[d] % size != 0) {
-      PyErr_SetString(PyExc_BufferError,
-                      (std::string(fname) + ": strides " + shape_str(e.strides, e.ndim) +
-                       " are not whole numbers of " + std::to_string(size) +
-                       "-byte elements, which DLPack cannot describe")
-                          .c_str());
-      throw py::error_already_set();
+      buffer_error(fname, "strides " + shape_str(e.strides, e.ndim) + " are not whole numbers of " +
+                              std::to_string(size) +
+                              "-byte elements, which DLPack cannot describe");
     }
     strides[d] = e.strides[d] / size;
   }
   dl::Tensor t;
   t.data = e.data;
-  t.device = dl::Device{dl::kCUDA, e.device};
+  t.device = device;
   t.ndim = e.ndim;
   t.dtype = dl_from_dtype(e.dtype);
   t.shape = const_cast<std::int64_t*>(shape);
@@ -277,14 +280,12 @@ dl::Tensor describe(const NdArray& a, const std::int64_t* shape, std::int64_t* s
   return t;
 }
 
-// An export of `array` (both the versioned and the legacy struct filled in, deleting the context
-// when called); `copied`: the array is a copy made for the consumer.
-ExportContext* new_export(NdArray array, bool copied, const char* fname) {
-  auto ctx = std::make_unique<ExportContext>();
-  ctx->array = std::move(array);
-  const ArrayView& e = ctx->array.view();
+// Fills in both the versioned and the legacy struct of `ctx` for `e` (which ctx keeps alive) on
+// `device`, deleting the context when called; `copied`: the data is a copy made for the consumer.
+ExportContext* finish_export(std::unique_ptr<ExportContext> ctx, const ArrayView& e,
+                             dl::Device device, bool copied, const char* fname) {
   std::copy(e.shape, e.shape + e.ndim, ctx->shape);
-  const dl::Tensor t = describe(ctx->array, ctx->shape, ctx->strides, fname);
+  const dl::Tensor t = describe(e, device, ctx->shape, ctx->strides, fname);
   ctx->versioned.version = dl::PackVersion{1, 0};
   ctx->versioned.manager_ctx = ctx.get();
   ctx->versioned.deleter = [](dl::ManagedTensorVersioned* m) {
@@ -300,39 +301,49 @@ ExportContext* new_export(NdArray array, bool copied, const char* fname) {
   return ctx.release();
 }
 
-}  // namespace
+// An export of `array` on its GPU; `copied`: the array is a copy made for the consumer.
+ExportContext* new_export(NdArray array, bool copied, const char* fname) {
+  auto ctx = std::make_unique<ExportContext>();
+  ctx->array = std::move(array);
+  const ArrayView e = ctx->array.view();
+  return finish_export(std::move(ctx), e, dl::Device{dl::kCUDA, e.device}, copied, fname);
+}
 
-py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_version,
-                         py::handle dl_device, py::handle copy) {
-  const char* fname = "numcu.ndarray.__dlpack__";
+// An export of `a`'s values to the host (dl_device=(kDLCPU, 0)): a C-ordered copy in host memory,
+// queued on the array's own stream (gathered there first when the array is not C-ordered), which
+// the host then waits for: the consumer reads the memory as soon as it has the capsule.
+ExportContext* new_host_export(const NdArray& a, const char* fname) {
   const ArrayView& v = a.view();
-  if (!dl_device.is_none()) {
-    const bool pair = PyTuple_Check(dl_device.ptr()) && PyTuple_GET_SIZE(dl_device.ptr()) == 2;
-    const int type = pair ? small_index(PyTuple_GET_ITEM(dl_device.ptr(), 0)) : -1;
-    const int id = pair ? small_index(PyTuple_GET_ITEM(dl_device.ptr(), 1)) : -1;
-    if (type < 0 || id < 0) {
-      throw_type_error(std::string(fname) + ": dl_device must be a (device type, device id) " +
-                       "tuple of non-negative ints, not " +
-                       py::repr(dl_device).cast<std::string>());
+  auto ctx = std::make_unique<ExportContext>();
+  const std::size_t bytes = static_cast<std::size_t>(v.size()) * itemsize(v.dtype);
+  ctx->host.reset(new char[std::max<std::size_t>(bytes, 1)]);
+  ArrayView h = v;
+  h.data = ctx->host.get();
+  h.device = kHost;
+  h.readonly = false;
+  checked::c_strides(h);
+  if (bytes > 0) {
+    cuda::DeviceRestore restore;  // see runtime.hpp
+    cuda::activate(v.device);
+    const Stream s = a.last_stream();
+    NdArray dense;
+    const char* src = v.data;
+    if (!v.is_c_contiguous()) {
+      dense = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, s);
+      copy_into(dense.view(), v, s, fname);
+      src = dense.view().data;
     }
-    if (type != dl::kCUDA || id != v.device) {
-      PyErr_SetString(PyExc_BufferError,
-                      (std::string(fname) + ": numcu exports only to its own device (" +
-                       std::to_string(dl::kCUDA) + ", " + std::to_string(v.device) + ")")
-                          .c_str());
-      throw py::error_already_set();
-    }
+    py::gil_scoped_release release;
+    cuda::copy_async(h.data, src, bytes, s);
+    cuda::synchronize(s);
   }
-  bool versioned = false;
-  if (!max_version.is_none()) {
-    const bool pair = PyTuple_Check(max_version.ptr()) && PyTuple_GET_SIZE(max_version.ptr()) == 2;
-    const int major = pair ? small_index(PyTuple_GET_ITEM(max_version.ptr(), 0)) : -1;
-    if (major < 0 || small_index(PyTuple_GET_ITEM(max_version.ptr(), 1)) < 0) {
-      throw_type_error(std::string(fname) + ": max_version must be a (major, minor) tuple of " +
-                       "non-negative ints, not " + py::repr(max_version).cast<std::string>());
-    }
-    versioned = major >= 1;
-  }
+  return finish_export(std::move(ctx), h, dl::Device{dl::kCPU, 0}, true, fname);
+}
+
+// An export of `a` on its GPU (a copy there when `copy`), ordered before the consumer's `stream`.
+ExportContext* device_export(const NdArray& a, py::handle stream, bool versioned, bool copy,
+                             const char* fname) {
+  const ArrayView& v = a.view();
   if (!versioned && v.readonly) {
     PyErr_SetString(PyExc_BufferError,
                     (std::string(fname) + ": a read-only array needs DLPack 1.0 or later "
@@ -377,15 +388,17 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
       }
     }
   }
-  ExportContext* ctx;
-  if (!copy.is_none() && PyObject_IsTrue(copy.ptr()) == 1) {
+  if (copy) {
     cuda::activate(v.device);
     NdArray copied = NdArray::empty(v.dtype, v.ndim, v.shape, v.device, a.last_stream());
     copy_into(copied.view(), v, a.last_stream(), fname);
-    ctx = new_export(std::move(copied), true, fname);
-  } else {
-    ctx = new_export(a, false, fname);
+    return new_export(std::move(copied), true, fname);
   }
+  return new_export(a, false, fname);
+}
+
+// The capsule handing `ctx`'s tensor over: versioned (DLPack 1.x) or legacy.
+py::object capsule_of(ExportContext* ctx, bool versioned) {
   PyObject* cap;
   if (versioned) {
     cap = PyCapsule_New(&ctx->versioned, kVersionedName, [](PyObject* c) {
@@ -407,6 +420,62 @@ py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_ver
     throw py::error_already_set();
   }
   return py::reinterpret_steal<py::object>(cap);
+}
+}  // namespace
+
+py::object export_dlpack(const NdArray& a, py::handle stream, py::handle max_version,
+                         py::handle dl_device, py::handle copy) {
+  const char* fname = "numcu.ndarray.__dlpack__";
+  const ArrayView& v = a.view();
+  bool to_host = false;
+  if (!dl_device.is_none()) {
+    const bool pair = PyTuple_Check(dl_device.ptr()) && PyTuple_GET_SIZE(dl_device.ptr()) == 2;
+    const int type = pair ? small_index(PyTuple_GET_ITEM(dl_device.ptr(), 0)) : -1;
+    const int id = pair ? small_index(PyTuple_GET_ITEM(dl_device.ptr(), 1)) : -1;
+    if (type < 0 || id < 0) {
+      throw_type_error(std::string(fname) + ": dl_device must be a (device type, device id) " +
+                       "tuple of non-negative ints, not " +
+                       py::repr(dl_device).cast<std::string>());
+    }
+    to_host = type == dl::kCPU && id == 0;
+    if (!to_host && (type != dl::kCUDA || id != v.device)) {
+      buffer_error(fname, "numcu exports to its own device (" + std::to_string(dl::kCUDA) + ", " +
+                              std::to_string(v.device) + ") or to the CPU (" +
+                              std::to_string(dl::kCPU) + ", 0), not (" + std::to_string(type) +
+                              ", " + std::to_string(id) + ")");
+    }
+  }
+  bool versioned = false;
+  if (!max_version.is_none()) {
+    const bool pair = PyTuple_Check(max_version.ptr()) && PyTuple_GET_SIZE(max_version.ptr()) == 2;
+    const int major = pair ? small_index(PyTuple_GET_ITEM(max_version.ptr(), 0)) : -1;
+    if (major < 0 || small_index(PyTuple_GET_ITEM(max_version.ptr(), 1)) < 0) {
+      throw_type_error(std::string(fname) + ": max_version must be a (major, minor) tuple of " +
+                       "non-negative ints, not " + py::repr(max_version).cast<std::string>());
+    }
+    versioned = major >= 1;
+  }
+  const bool copy_given = !copy.is_none();
+  const int copy_flag = copy_given ? PyObject_IsTrue(copy.ptr()) : 0;
+  if (copy_flag < 0) throw py::error_already_set();
+  ExportContext* ctx;
+  if (to_host) {
+    // The consumer reads host memory, which the copy is complete in: no stream to order.
+    if (!stream.is_none()) {
+      throw_value_error(std::string(fname) + ": stream must be None when dl_device is the CPU " +
+                        "(the copy to the host is complete on return), not " +
+                        py::repr(stream).cast<std::string>());
+    }
+    if (copy_given && copy_flag == 0) {
+      buffer_error(fname,
+                   "the array is in GPU memory: exporting it to the CPU needs a copy, "
+                   "but copy=False");
+    }
+    ctx = new_host_export(a, fname);
+  } else {
+    ctx = device_export(a, stream, versioned, copy_flag == 1, fname);
+  }
+  return capsule_of(ctx, versioned);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "array_api.hpp"
+#include "assign.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "intake.hpp"
@@ -476,6 +477,7 @@ PYBIND11_MODULE(_core, m) {
   bind_transfer(m);
   bind_creation(m);
   bind_array_api(m);
+  bind_assign(m);
   bind_threads(m);
   bind_host_memory(m);
   bind_placement(m);

@@ -86,7 +86,8 @@ int weak_int_side(const Operand& x, DType loop) {
   return visit_dtype(loop, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (is_unsigned) return u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()) ? 0 : 1;
+      if (is_unsigned)
+        return u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()) ? 0 : 1;
       if constexpr (std::is_unsigned_v<T>) {
         if (s < 0) return -1;
         return static_cast<std::uint64_t>(s) <= std::numeric_limits<T>::max() ? 0 : 1;

@@ -32,6 +32,7 @@ void searchsorted_cuda(DType, std::int64_t, const void*, std::int64_t, const voi
   unavailable();
 }
 void gather_cuda(const GatherPlan&, Stream) { unavailable(); }
+void scatter_cuda(const GatherPlan&, Stream) { unavailable(); }
 void count_true_cuda(std::int64_t, const bool*, std::int64_t*, Stream) { unavailable(); }
 void nonzero_cuda(const NonzeroPlan&, const bool*, const std::int64_t*, std::int64_t*, Stream) {
   unavailable();

@@ -53,6 +53,30 @@ __global__ void gather_kernel(const GatherPlan p) {
   }
 }
 
+// A gather's inverse: one thread per value, written where the gather would have read.
+template <class E>
+__global__ void scatter_kernel(const GatherPlan p) {
+  char* x = const_cast<char*>(p.x);
+  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < p.n;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    std::int64_t rest = e;
+    std::int64_t offset = 0;
+    std::int64_t at[kMaxIndexArrays] = {};
+    for (int d = p.ndim - 1; d >= 0; --d) {
+      const std::int64_t o = rest % p.shape[d];
+      rest /= p.shape[d];
+      offset += o * p.x_strides[d];
+      for (int j = 0; j < p.arrays; ++j) at[j] += o * p.index_strides[j][d];
+    }
+    for (int j = 0; j < p.arrays; ++j) {
+      const std::int64_t i =
+          *reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(p.index[j]) + at[j]);
+      offset += clamped_index(i, p.extent[j]) * p.axis_strides[j];
+    }
+    *reinterpret_cast<E*>(x + offset) = reinterpret_cast<const E*>(p.out)[e];
+  }
+}
+
 // The common gather: one index array, dense, picking elements of a one-dimensional x (take
 // with axis=None or of a vector). No coordinates to work out, and kItems elements a thread with
 // their index and element loads in flight together: the general kernel's 64-bit divisions kept
@@ -180,6 +204,30 @@ void gather_cuda(const GatherPlan& p, Stream stream) {
       break;
   }
   NUMCU_CUDA_TRY(cudaGetLastError(), "gather kernel launch");
+}
+
+void scatter_cuda(const GatherPlan& p, Stream stream) {
+  if (p.n == 0) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  const unsigned grid = grid_for(p.n);
+  switch (p.itemsize) {
+    case 1:
+      scatter_kernel<std::uint8_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    case 2:
+      scatter_kernel<std::uint16_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    case 4:
+      scatter_kernel<std::uint32_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    case 8:
+      scatter_kernel<std::uint64_t><<<grid, kBlock, 0, s>>>(p);
+      break;
+    default:
+      scatter_kernel<Bytes16><<<grid, kBlock, 0, s>>>(p);
+      break;
+  }
+  NUMCU_CUDA_TRY(cudaGetLastError(), "scatter kernel launch");
 }
 
 void nonzero_cuda(const NonzeroPlan& p, const bool* mask, const std::int64_t* pos,

@@ -38,6 +38,15 @@ struct GatherPlan {
 std::int64_t gather_cpu(const GatherPlan& p);
 void gather_cuda(const GatherPlan& p, Stream stream);
 
+// A gather's inverse, for assignment through index arrays (x[i] = v, x[mask] = v): the element
+// of `x` at the offset the plan gives position o is set to out[o]; `x` is written here and `out`
+// holds the values (dense, C order, the plan's shape). Where positions repeat, one of their values
+// lands (on the CPU the last; on the GPU any, as in CuPy and PyTorch). Indices out of bounds as
+// for a gather: on the CPU, nothing is written and the first bad position returned (-1: none);
+// on the GPU, clamped.
+std::int64_t scatter_cpu(const GatherPlan& p);
+void scatter_cuda(const GatherPlan& p, Stream stream);
+
 // pos[i] = the number of true elements among mask[0..i] (dense bool of n elements).
 void count_true_cpu(std::int64_t n, const bool* mask, std::int64_t* pos);
 void count_true_cuda(std::int64_t n, const bool* mask, std::int64_t* pos, Stream stream);
