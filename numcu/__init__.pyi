@@ -9,11 +9,14 @@ from __future__ import annotations
 from numcu._array_api import __array_namespace_info__
 from numcu._array_api import astype
 from numcu._array_api import broadcast_arrays
+from numcu._array_api import broadcast_shapes
 from numcu._array_api import broadcast_to
 from numcu._array_api import can_cast
 from numcu._array_api import clip
 from numcu._array_api import concat
+from numcu._array_api import concatenate
 from numcu._array_api import conj
+from numcu._array_api import conj as conjugate
 from numcu._array_api import cumulative_prod
 from numcu._array_api import cumulative_sum
 from numcu._array_api import diff
@@ -25,6 +28,7 @@ from numcu._array_api import from_dlpack
 from numcu._array_api import iinfo
 from numcu._array_api import imag
 from numcu._array_api import isdtype
+from numcu._array_api import isin
 from numcu._array_api import matmul
 from numcu._array_api import matrix_transpose
 from numcu._array_api import meshgrid
@@ -32,11 +36,13 @@ from numcu._array_api import moveaxis
 from numcu._array_api import nextafter
 from numcu._array_api import nonzero
 from numcu._array_api import permute_dims
+from numcu._array_api import ravel_multi_index
 from numcu._array_api import real
 from numcu._array_api import repeat
 from numcu._array_api import reshape
 from numcu._array_api import result_type
 from numcu._array_api import roll
+from numcu._array_api import round as around
 from numcu._array_api import round
 from numcu._array_api import squeeze
 from numcu._array_api import stack
@@ -44,12 +50,14 @@ from numcu._array_api import std
 from numcu._array_api import take
 from numcu._array_api import tensordot
 from numcu._array_api import tile
+from numcu._array_api import transpose
 from numcu._array_api import tril
 from numcu._array_api import triu
 from numcu._array_api import unique_all
 from numcu._array_api import unique_counts
 from numcu._array_api import unique_inverse
 from numcu._array_api import unique_values
+from numcu._array_api import unravel_index
 from numcu._array_api import unstack
 from numcu._array_api import var
 from numcu._array_api import vecdot
@@ -91,8 +99,10 @@ from numcu._core import count_nonzero
 from numcu._core import cumprod
 from numcu._core import cumsum
 from numcu._core import deg2rad
+from numcu._core import deg2rad as radians
 from numcu._core import div
 from numcu._core import divide
+from numcu._core import divide as true_divide
 from numcu._core import empty
 from numcu._core import empty_like
 from numcu._core import equal
@@ -111,6 +121,7 @@ from numcu._core import greater_equal
 from numcu._core import heaviside
 from numcu._core import hypot
 from numcu._core import invert as bitwise_invert
+from numcu._core import invert as bitwise_not
 from numcu._core import invert
 from numcu._core import isfinite
 from numcu._core import isinf
@@ -129,9 +140,11 @@ from numcu._core import logical_and
 from numcu._core import logical_not
 from numcu._core import logical_or
 from numcu._core import logical_xor
+from numcu._core import max as amax
 from numcu._core import max
 from numcu._core import maximum
 from numcu._core import mean
+from numcu._core import min as amin
 from numcu._core import min
 from numcu._core import minimum
 from numcu._core import mul
@@ -152,8 +165,10 @@ from numcu._core import positive
 from numcu._core import power as pow
 from numcu._core import power
 from numcu._core import prod
+from numcu._core import rad2deg as degrees
 from numcu._core import rad2deg
 from numcu._core import reciprocal
+from numcu._core import remainder as mod
 from numcu._core import remainder
 from numcu._core import right_shift as bitwise_right_shift
 from numcu._core import right_shift
@@ -188,7 +203,7 @@ from . import _pickle
 from . import cuda
 from . import _array_api
 from . import _placement
-__all__: list[str] = ['negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside', 'sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'cumsum', 'cumprod', 'nancumsum', 'nancumprod', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'real', 'imag', 'conj', 'round', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'concat', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose', 'argsort', 'searchsorted', 'sort', 'take', 'take_along_axis', 'arange', 'asarray', 'asnumpy', 'astype', 'build_info', 'clip', 'cmake_prefix', 'cuda', 'div', 'dtypes', 'empty', 'empty_like', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'include_path', 'linspace', 'mul', 'ndarray', 'ones', 'ones_like', 'placement', 'set_num_threads', 'threading_info', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside', 'sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'cumsum', 'cumprod', 'nancumsum', 'nancumprod', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'true_divide', 'mod', 'bitwise_not', 'degrees', 'radians', 'real', 'imag', 'conj', 'conjugate', 'round', 'around', 'amax', 'amin', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'broadcast_shapes', 'concat', 'concatenate', 'transpose', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unravel_index', 'ravel_multi_index', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'isin', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose', 'argsort', 'searchsorted', 'sort', 'take', 'take_along_axis', 'arange', 'asarray', 'asnumpy', 'astype', 'build_info', 'clip', 'cmake_prefix', 'cuda', 'div', 'dtypes', 'empty', 'empty_like', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'include_path', 'linspace', 'mul', 'ndarray', 'ones', 'ones_like', 'placement', 'set_num_threads', 'threading_info', 'where', 'zeros', 'zeros_like']
 REDUCTIONS: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'cumsum', 'cumprod', 'nancumsum', 'nancumprod')
 UFUNCS: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside')
 __array_api_version__: str

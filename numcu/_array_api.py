@@ -434,6 +434,16 @@ def nextafter(x1, x2, /):
 def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None, device=None, stream=None):  # noqa: A002
     lo = min if min is not None else a_min
     hi = max if max is not None else a_max
+    try:
+        kind = x.dtype.kind
+    except (AttributeError, TypeError):  # a scalar; a bfloat16 array without ml_dtypes
+        kind = ""
+    if kind in ("i", "u"):
+        # NumPy's rule: a Python integer bound beyond an integer dtype's range on the side that
+        # binds nothing is no bound (the other side's beyond-range bound stays an error).
+        info = np.iinfo(x.dtype)
+        lo = None if type(lo) is int and lo <= info.min else lo
+        hi = None if type(hi) is int and hi >= info.max else hi
     if lo is None and hi is None:
         if out is None:
             return astype(x, x.dtype) if hasattr(x, "dtype") else _as_array(x)
@@ -787,7 +797,8 @@ def repeat(x, repeats, /, *, axis=None):
 def unravel_index(indices, shape, order="C"):
     """NumPy's unravel_index: the coordinates in an array of `shape` of flat positions `indices`,
     a tuple of int64 arrays shaped like `indices`, computed where `indices` is. Positions held on
-    the GPU are not bounds-checked (that would make the host wait): one past the end wraps."""
+    the host are checked (ValueError, as NumPy's); those on the GPU are not (that would make the
+    host wait): one out of bounds wraps around."""
     shape = (operator.index(shape),) if not hasattr(shape, "__len__") else tuple(shape)
     shape = tuple(operator.index(n) for n in shape)
     if order not in ("C", "F"):
@@ -795,12 +806,18 @@ def unravel_index(indices, shape, order="C"):
     idx = _as_input(indices)
     if idx.dtype.kind not in "iu":
         raise TypeError(f"numcu.unravel_index: indices must be integers, not {idx.dtype}")
-    if not _is_device(idx):
-        return np.unravel_index(idx, shape, order=order)
     if any(n < 0 for n in shape):
         raise ValueError(f"numcu.unravel_index: negative dimensions in shape {shape}")
-    if math.prod(shape) == 0:
+    size = math.prod(shape)
+    if size == 0:
         raise ValueError(f"numcu.unravel_index: cannot unravel into the empty shape {shape}")
+    if not _is_device(idx):
+        bad = (idx < 0) | (idx >= size)
+        if np.any(bad):
+            raise ValueError(
+                f"numcu.unravel_index: index {np.asarray(idx)[bad].flat[0]} is out of bounds for "
+                f"an array of size {size}"
+            )
     rest = astype(idx, int64, copy=False)
     coords = []
     for n in reversed(shape) if order == "C" else shape:
@@ -812,8 +829,9 @@ def unravel_index(indices, shape, order="C"):
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """NumPy's ravel_multi_index: flat positions in an array of shape `dims` of the coordinate
     arrays in `multi_index` (broadcast together), int64, computed where they are. `mode` per
-    dimension: 'wrap' and 'clip' as NumPy's; 'raise' checks host coordinates only (checking
-    those on the GPU would make the host wait)."""
+    dimension: 'wrap' and 'clip' as NumPy's; 'raise' checks host coordinates (ValueError) and not
+    those on the GPU (that would make the host wait): one out of bounds gives a position past
+    the others."""
     dims = (operator.index(dims),) if not hasattr(dims, "__len__") else tuple(dims)
     dims = tuple(operator.index(n) for n in dims)
     if order not in ("C", "F"):
@@ -833,15 +851,14 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     for c in coords:
         if c.dtype.kind not in "iu":
             raise TypeError(f"numcu.ravel_multi_index: coordinates must be integers, not {c.dtype}")
-    if not any(_is_device(c) for c in coords):
-        return np.ravel_multi_index(tuple(coords), dims, mode=modes, order=order)
-    like = next(c for c in coords if _is_device(c))
-    _same_place(coords, "ravel_multi_index")
+    like = next((c for c in coords if _is_device(c)), None)
+    if like is not None:
+        _same_place(coords, "ravel_multi_index")
     strides = [1] * len(dims)
     axes = range(len(dims) - 2, -1, -1) if order == "C" else range(1, len(dims))
     for d in axes:
         strides[d] = strides[d + 1] * dims[d + 1] if order == "C" else strides[d - 1] * dims[d - 1]
-    flat = _core.zeros((), int64, device=like.device)
+    flat = _core.zeros((), int64, device="cpu" if like is None else like.device)
     for c, n, m, stride in zip(coords, dims, modes, strides):
         if (
             m == "raise"

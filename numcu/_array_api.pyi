@@ -1,5 +1,5 @@
 """
-numcu as an Array API namespace (revision 2024.12), and NumPy's dispatch protocols.
+numcu as an Array API namespace (revision 2025.12), and NumPy's dispatch protocols.
 
 The standard's functions that need kernels (sort, argsort, unique, searchsorted, nonzero, take,
 take_along_axis, matmul on the GPU) are in numcu._core; this module holds the ones that are
@@ -26,10 +26,17 @@ from numcu._core import arcsinh as asinh
 from numcu._core import arctan as atan
 from numcu._core import arctan2 as atan2
 from numcu._core import arctanh as atanh
+from numcu._core import deg2rad as radians
+from numcu._core import divide as true_divide
 from numcu._core import invert as bitwise_invert
+from numcu._core import invert as bitwise_not
 from numcu._core import left_shift as bitwise_left_shift
+from numcu._core import max as amax
+from numcu._core import min as amin
 from numcu._core import ndarray
 from numcu._core import power as pow
+from numcu._core import rad2deg as degrees
+from numcu._core import remainder as mod
 from numcu._core import right_shift as bitwise_right_shift
 from numcu._load import load_core
 import numpy
@@ -37,7 +44,7 @@ import numpy as np
 import numpy.dtypes
 import operator as operator
 import typing
-__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'array_function', 'array_namespace', 'array_ufunc', 'asarray_nested', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'conj', 'cumulative_prod', 'cumulative_sum', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'full_from_array', 'full_like_from_array', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'operator', 'permute_dims', 'pi', 'pow', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'tril', 'triu', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_complex', 'unique_counts', 'unique_inverse', 'unique_values', 'unstack', 'var', 'vecdot']
+__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'amax', 'amin', 'around', 'array_function', 'array_namespace', 'array_ufunc', 'asarray_nested', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'concatenate', 'conj', 'conjugate', 'cumulative_prod', 'cumulative_sum', 'degrees', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'full_from_array', 'full_like_from_array', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'isin', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'mod', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'operator', 'permute_dims', 'pi', 'pow', 'radians', 'ravel_multi_index', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'transpose', 'tril', 'triu', 'true_divide', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_complex', 'unique_counts', 'unique_inverse', 'unique_values', 'unravel_index', 'unstack', 'var', 'vecdot']
 class _Info:
     """
     The standard's ``__array_namespace_info__()``: devices, dtypes and capabilities.
@@ -177,6 +184,12 @@ def _as_input(x):
         libraries' device arrays (CUDA Array Interface, DLPack on CUDA) as numcu arrays without a
         copy, anything else through NumPy.
     """
+def _assign_indexed(a, key, value):
+    """
+    a[key] = value for integer arrays (and integers, full slices, '...') in `key`.
+    """
+def _assign_masked(a, mask, value):
+    ...
 def _atleast(arrays, n, always_list = False):
     ...
 def _axes(axis, ndim, fname):
@@ -229,6 +242,11 @@ def astype(x, dtype, *, copy = True, device = None, stream = None):
     ...
 def broadcast_arrays(*arrays):
     ...
+def broadcast_shapes(*shapes):
+    """
+    The shape the given shapes broadcast to (a tuple; ``()`` for none): ValueError naming them
+        where they do not broadcast.
+    """
 def broadcast_to(x, shape):
     ...
 def can_cast(from_, to):
@@ -246,6 +264,10 @@ def clip(x, min = None, max = None, out = None, *, a_min = None, a_max = None, d
     ...
 def concat(arrays, *, axis = 0, dtype = None, out = None):
     ...
+def concatenate(arrays, axis = 0, out = None, *, dtype = None, casting = 'same_kind'):
+    """
+    NumPy's name and signature for concat.
+    """
 def conj(x):
     ...
 def cumulative_prod(x, *, axis = None, dtype = None, include_initial = False):
@@ -254,7 +276,7 @@ def cumulative_sum(x, *, axis = None, dtype = None, include_initial = False):
     ...
 def diff(x, *, axis = -1, n = 1, prepend = None, append = None):
     ...
-def expand_dims(x, *, axis = 0):
+def expand_dims(x, axis = 0):
     ...
 def eye(n_rows, n_cols = None, *, k = 0, dtype = None, device = None, stream = None):
     ...
@@ -263,7 +285,12 @@ def finfo(type):
 def flip(x, *, axis = None):
     ...
 def from_dlpack(x, *, device = None, copy = None):
-    ...
+    """
+    `x` (any ``__dlpack__`` producer) as an array on `device`: by default where `x` is (a
+        numcu.ndarray sharing its GPU memory, or a NumPy array for host data); ``device='cpu'`` asks
+        the producer for a host copy (DLPack's ``dl_device=(kDLCPU, 0)``), a GPU copies host data to
+        it. ``copy=False`` raises BufferError where a copy is needed, ``copy=True`` always copies.
+    """
 def full_from_array(shape, value, dtype, device, stream, memory, fname):
     """
     numcu.full with an array as the fill value, which NumPy broadcasts to the shape: the
@@ -286,6 +313,15 @@ def index(x):
     ...
 def isdtype(dtype, kind):
     ...
+def isin(x1, x2, *, invert = False, assume_unique = False, kind = None):
+    """
+    Whether each element of `x1` is among the elements of `x2` (value equality, so NaN is in
+        nothing and -0.0 matches 0.0), as a bool array of x1's shape; ``invert=True`` asks the
+        opposite. Either may be a Python scalar. Host data is NumPy's isin; on a GPU, x2 is sorted
+        and x1's elements looked up in it by binary search (complex x2, which has no order, is
+        compared with every element of x1: fine for the small sets isin is used with).
+        ``assume_unique`` and ``kind`` are NumPy's, accepted and not needed.
+    """
 def matmul(x1, x2):
     ...
 def matmul_inplace(x1, x2):
@@ -304,6 +340,13 @@ def nonzero(x):
     ...
 def permute_dims(x, axes):
     ...
+def ravel_multi_index(multi_index, dims, mode = 'raise', order = 'C'):
+    """
+    NumPy's ravel_multi_index: flat positions in an array of shape `dims` of the coordinate
+        arrays in `multi_index` (broadcast together), int64, computed where they are. `mode` per
+        dimension: 'wrap' and 'clip' as NumPy's; 'raise' checks host coordinates only (checking
+        those on the GPU would make the host wait).
+    """
 def real(x):
     ...
 def repeat(x, repeats, *, axis = None):
@@ -320,10 +363,18 @@ def searchsorted_sorter(x1, x2, side, sorter, device, stream):
     ...
 def setitem(a, key, value):
     """
-    a[key] = value with a boolean mask in `key` (numcu.ndarray's masked assignment).
+    a[key] = value with arrays in `key` (numcu.ndarray's advanced assignment).
     
-        The mask covers a's leading dimensions (or all of them); the value is a scalar or an array
-        of one element, written where the mask is true without the host waiting for the GPU.
+        A boolean mask (alone, or followed by '...') covers a's leading dimensions. A value that is
+        the same for every selected element (a scalar, or an array broadcasting to the selected
+        block with 1 for the count) is written through numcu.where, and the host does not wait. One
+        value per selected element (a leading dimension equal to the count, as ``x[mask] =
+        y[mask]``) needs the selected positions first, which waits for their count (one small copy
+        to the host, as CuPy and PyTorch do), then scatters the values there.
+    
+        Integer arrays (with integers, full slices and '...' between them, as in ``a[key]``):
+        `value` broadcasts to ``a[key]``'s shape and is scattered, without a wait. Where positions
+        repeat, one of their values lands (NumPy's is the last; on the GPU it may be any).
         
     """
 def squeeze(x, axis):
@@ -348,6 +399,10 @@ def tile(x, repetitions):
     ...
 def to_device(x, device, stream = None):
     ...
+def transpose(a, axes = None):
+    """
+    NumPy's transpose: a view with the axes permuted (reversed by default).
+    """
 def tril(x, *, k = 0):
     ...
 def triu(x, *, k = 0):
@@ -371,22 +426,30 @@ def unique_inverse(x):
     ...
 def unique_values(x):
     ...
+def unravel_index(indices, shape, order = 'C'):
+    """
+    NumPy's unravel_index: the coordinates in an array of `shape` of flat positions `indices`,
+        a tuple of int64 arrays shaped like `indices`, computed where `indices` is. Positions held on
+        the GPU are not bounds-checked (that would make the host wait): one past the end wraps.
+    """
 def unstack(x, *, axis = 0):
     ...
 def var(x, axis = None, dtype = None, out = None, ddof = 0, keepdims = False, *, correction = None, device = None, stream = None):
     ...
 def vecdot(x1, x2, *, axis = -1):
     ...
-NAMESPACE: list[str] = ['__array_api_version__', '__array_namespace_info__', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'real', 'imag', 'conj', 'round', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'concat', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose']
+NAMESPACE: list[str] = ['__array_api_version__', '__array_namespace_info__', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'true_divide', 'mod', 'bitwise_not', 'degrees', 'radians', 'real', 'imag', 'conj', 'conjugate', 'round', 'around', 'amax', 'amin', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'broadcast_shapes', 'concat', 'concatenate', 'transpose', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unravel_index', 'ravel_multi_index', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'isin', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose']
 _ACCUMULATE: dict = {'add': 'cumsum', 'multiply': 'cumprod'}
 _ALIASES: dict = {'abs': 'absolute', 'acos': 'arccos', 'acosh': 'arccosh', 'asin': 'arcsin', 'asinh': 'arcsinh', 'atan': 'arctan', 'atan2': 'arctan2', 'atanh': 'arctanh', 'bitwise_invert': 'invert', 'bitwise_left_shift': 'left_shift', 'bitwise_right_shift': 'right_shift', 'pow': 'power'}
 _CREATION: frozenset
 _FUNCTIONS = None
+_NUMPY_ALIASES: dict = {'true_divide': 'divide', 'mod': 'remainder', 'bitwise_not': 'invert', 'degrees': 'rad2deg', 'radians': 'deg2rad'}
 _OPERAND_TYPES: tuple = (numcu._core.ndarray, int, float, complex, bool, numpy.ndarray, numpy.generic)
 _REDUCE: dict = {'add': 'sum', 'multiply': 'prod', 'maximum': 'max', 'minimum': 'min', 'logical_and': 'all', 'logical_or': 'any', 'fmax': 'nanmax', 'fmin': 'nanmin'}
+_SCALARS: tuple = (int, float, complex, bool)
 _UFUNC_EXTRA: dict = {'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
-_UFUNC_IMPLS: dict = {'negative': numcu._core.negative, 'positive': numcu._core.positive, 'absolute': numcu._core.absolute, 'sign': numcu._core.sign, 'reciprocal': numcu._core.reciprocal, 'square': numcu._core.square, 'sqrt': numcu._core.sqrt, 'cbrt': numcu._core.cbrt, 'logical_not': numcu._core.logical_not, 'invert': numcu._core.invert, 'exp': numcu._core.exp, 'exp2': numcu._core.exp2, 'expm1': numcu._core.expm1, 'log': numcu._core.log, 'log2': numcu._core.log2, 'log10': numcu._core.log10, 'log1p': numcu._core.log1p, 'sin': numcu._core.sin, 'cos': numcu._core.cos, 'tan': numcu._core.tan, 'arcsin': numcu._core.arcsin, 'arccos': numcu._core.arccos, 'arctan': numcu._core.arctan, 'sinh': numcu._core.sinh, 'cosh': numcu._core.cosh, 'tanh': numcu._core.tanh, 'arcsinh': numcu._core.arcsinh, 'arccosh': numcu._core.arccosh, 'arctanh': numcu._core.arctanh, 'deg2rad': numcu._core.deg2rad, 'rad2deg': numcu._core.rad2deg, 'floor': numcu._core.floor, 'ceil': numcu._core.ceil, 'trunc': numcu._core.trunc, 'rint': numcu._core.rint, 'isnan': numcu._core.isnan, 'isinf': numcu._core.isinf, 'isfinite': numcu._core.isfinite, 'signbit': numcu._core.signbit, 'add': numcu._core.add, 'subtract': numcu._core.subtract, 'multiply': numcu._core.multiply, 'divide': numcu._core.divide, 'floor_divide': numcu._core.floor_divide, 'remainder': numcu._core.remainder, 'power': numcu._core.power, 'maximum': numcu._core.maximum, 'minimum': numcu._core.minimum, 'fmax': numcu._core.fmax, 'fmin': numcu._core.fmin, 'equal': numcu._core.equal, 'not_equal': numcu._core.not_equal, 'less': numcu._core.less, 'less_equal': numcu._core.less_equal, 'greater': numcu._core.greater, 'greater_equal': numcu._core.greater_equal, 'logical_and': numcu._core.logical_and, 'logical_or': numcu._core.logical_or, 'logical_xor': numcu._core.logical_xor, 'bitwise_and': numcu._core.bitwise_and, 'bitwise_or': numcu._core.bitwise_or, 'bitwise_xor': numcu._core.bitwise_xor, 'left_shift': numcu._core.left_shift, 'right_shift': numcu._core.right_shift, 'logaddexp': numcu._core.logaddexp, 'arctan2': numcu._core.arctan2, 'hypot': numcu._core.hypot, 'copysign': numcu._core.copysign, 'heaviside': numcu._core.heaviside, 'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
-_VERSIONS: tuple[str, ...] = ('2021.12', '2022.12', '2023.12', '2024.12')
+_UFUNC_IMPLS: dict = {'negative': numcu._core.negative, 'positive': numcu._core.positive, 'absolute': numcu._core.absolute, 'sign': numcu._core.sign, 'reciprocal': numcu._core.reciprocal, 'square': numcu._core.square, 'sqrt': numcu._core.sqrt, 'cbrt': numcu._core.cbrt, 'logical_not': numcu._core.logical_not, 'invert': numcu._core.invert, 'exp': numcu._core.exp, 'exp2': numcu._core.exp2, 'expm1': numcu._core.expm1, 'log': numcu._core.log, 'log2': numcu._core.log2, 'log10': numcu._core.log10, 'log1p': numcu._core.log1p, 'sin': numcu._core.sin, 'cos': numcu._core.cos, 'tan': numcu._core.tan, 'arcsin': numcu._core.arcsin, 'arccos': numcu._core.arccos, 'arctan': numcu._core.arctan, 'sinh': numcu._core.sinh, 'cosh': numcu._core.cosh, 'tanh': numcu._core.tanh, 'arcsinh': numcu._core.arcsinh, 'arccosh': numcu._core.arccosh, 'arctanh': numcu._core.arctanh, 'deg2rad': numcu._core.deg2rad, 'rad2deg': numcu._core.rad2deg, 'floor': numcu._core.floor, 'ceil': numcu._core.ceil, 'trunc': numcu._core.trunc, 'rint': numcu._core.rint, 'isnan': numcu._core.isnan, 'isinf': numcu._core.isinf, 'isfinite': numcu._core.isfinite, 'signbit': numcu._core.signbit, 'add': numcu._core.add, 'subtract': numcu._core.subtract, 'multiply': numcu._core.multiply, 'divide': numcu._core.divide, 'floor_divide': numcu._core.floor_divide, 'remainder': numcu._core.remainder, 'power': numcu._core.power, 'maximum': numcu._core.maximum, 'minimum': numcu._core.minimum, 'fmax': numcu._core.fmax, 'fmin': numcu._core.fmin, 'equal': numcu._core.equal, 'not_equal': numcu._core.not_equal, 'less': numcu._core.less, 'less_equal': numcu._core.less_equal, 'greater': numcu._core.greater, 'greater_equal': numcu._core.greater_equal, 'logical_and': numcu._core.logical_and, 'logical_or': numcu._core.logical_or, 'logical_xor': numcu._core.logical_xor, 'bitwise_and': numcu._core.bitwise_and, 'bitwise_or': numcu._core.bitwise_or, 'bitwise_xor': numcu._core.bitwise_xor, 'left_shift': numcu._core.left_shift, 'right_shift': numcu._core.right_shift, 'logaddexp': numcu._core.logaddexp, 'arctan2': numcu._core.arctan2, 'hypot': numcu._core.hypot, 'copysign': numcu._core.copysign, 'heaviside': numcu._core.heaviside, 'true_divide': numcu._core.divide, 'mod': numcu._core.remainder, 'bitwise_not': numcu._core.invert, 'degrees': numcu._core.rad2deg, 'radians': numcu._core.deg2rad, 'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
+_VERSIONS: tuple[str, ...] = ('2021.12', '2022.12', '2023.12', '2024.12', '2025.12')
 __array_api_version__: str
 _name: str
 _target: str
@@ -409,3 +472,5 @@ uint16: numpy.dtypes.UInt16DType
 uint32: numpy.dtypes.UInt32DType
 uint64: numpy.dtypes.UInt64DType
 uint8: numpy.dtypes.UInt8DType
+conjugate = conj
+around = round

@@ -132,7 +132,12 @@ UfuncTypes ufunc_types(Ufunc& op, const UfuncInfo& info, Call& call) {
   for (int i = first; i < nin; ++i) {
     const int side = weak_int_side(call.input(i), loop);
     if (side == 0) continue;
-    // NumPy 2 compares with a Python integer beyond the dtype's range; everything else refuses it.
+    // NumPy 2 compares with a Python integer beyond the dtype's range, and takes it as true in
+    // logical functions (it is not zero); everything else refuses it.
+    if (op == Ufunc::logical_and || op == Ufunc::logical_or || op == Ufunc::logical_xor) {
+      clamp_weak_int(call.input(i), loop, 0);
+      continue;
+    }
     if (!is_comparison(op)) check_weak_int(call.input(i), loop, info.fname);
     clamp_weak_int(call.input(i), loop, side);
     op = side_free_op(op, i, side);

@@ -103,7 +103,11 @@ void clamp_weak_int(Operand& x, DType loop, int side) {
   visit_dtype(loop, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (side > 0 && std::is_unsigned_v<T>) {
+      if (side == 0) {
+        const std::int64_t one = 1;
+        x.view.dtype = DType::int64;
+        std::memcpy(x.value, &one, sizeof one);
+      } else if (side > 0 && std::is_unsigned_v<T>) {
         const std::uint64_t v = std::numeric_limits<T>::max();
         x.view.dtype = DType::uint64;
         std::memcpy(x.value, &v, sizeof v);

@@ -27,7 +27,8 @@ void check_weak_int(const Operand& x, DType dtype, const char* fname);
 // either is not an integer), +1 above its largest value, -1 below its smallest.
 int weak_int_side(const Operand& x, DType dtype);
 
-// x (a weak Python integer) replaced by `dtype`'s largest value (side > 0) or smallest (side < 0).
+// x (a weak Python integer) replaced by `dtype`'s largest value (side > 0), its smallest
+// (side < 0), or 1 (side == 0).
 void clamp_weak_int(Operand& x, DType dtype, int side);
 
 }  // namespace numcu::python

@@ -1,4 +1,4 @@
-"""The Array API standard (2024.12) as numcu's namespace, against NumPy (which follows it).
+"""The Array API standard (2025.12) as numcu's namespace, against NumPy (which follows it).
 
 Backends: "cpu" (NumPy operands: results are NumPy arrays) and "numcu" (device operands, gpu:
 results stay numcu.ndarray). Kernel functions (sort, argsort, unique, searchsorted, take,
@@ -32,10 +32,10 @@ multiply negative nextafter not_equal positive pow real reciprocal remainder rou
 sin sinh square sqrt subtract tan tanh trunc
 take take_along_axis __array_namespace_info__
 matmul matrix_transpose tensordot vecdot
-broadcast_arrays broadcast_to concat expand_dims flip moveaxis permute_dims repeat reshape roll
-squeeze stack tile unstack
+broadcast_arrays broadcast_shapes broadcast_to concat expand_dims flip moveaxis permute_dims
+repeat reshape roll squeeze stack tile unstack
 argmax argmin count_nonzero nonzero searchsorted where
-unique_all unique_counts unique_inverse unique_values
+isin unique_all unique_counts unique_inverse unique_values
 argsort sort
 cumulative_prod cumulative_sum max mean min prod std sum var
 all any diff""".split()
@@ -99,7 +99,7 @@ def test_ndarray_has_the_protocol_methods():
 
 def test_namespace_info():
     info = numcu.__array_namespace_info__()
-    assert numcu.__array_api_version__ == "2024.12"
+    assert numcu.__array_api_version__ == "2025.12"
     caps = info.capabilities()
     assert caps["boolean indexing"] and caps["data-dependent shapes"]
     assert "cpu" in info.devices()

@@ -298,14 +298,11 @@ def same_kind_targets(dtype):
     return [d for d in DTYPES if np.can_cast(dtype, d, "same_kind")]
 
 
-# NumPy 2 lets a Python int outside an integer array's range through comparisons and logical
-# functions (the exact answer), where (wrapped to the dtype) and clip (a bound beyond the range
-# is ignored); numcu refuses it with OverflowError naming the function, as NumPy itself does
-# for arithmetic.
-LENIENT_WITH_PYTHON_INTS = {
-    *("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"),
-    *("logical_and", "logical_or", "logical_xor", "where", "clip"),
-}
+# NumPy 2 lets a Python int outside an integer array's range through where (wrapped to the
+# dtype) and clip (a bound beyond the range on the side that binds nothing is ignored); numcu's
+# where refuses it with OverflowError naming the function, as NumPy itself does for arithmetic.
+# Comparisons and logical functions give NumPy's exact answers, and are checked against it.
+LENIENT_WITH_PYTHON_INTS = {"where", "clip"}
 
 
 def call_or_refused(name, operands, call):

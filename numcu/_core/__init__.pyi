@@ -356,6 +356,10 @@ def _placement_of(func: typing.Any, args: tuple, out: typing.Any = None, threads
     """
     What func(*args, out=out) decides at its placement, as a dict (numcu.placement's report): the call runs up to there and no further.
     """
+def _scatter(x: typing.Any, indices: typing.Any, values: typing.Any, stream: typing.Any = None) -> None:
+    """
+    x[i_0, ..., i_{k-1}] = values in place, for an int64 array `indices` of shape (k, ...): one row of broadcast indices per leading axis of x (the inverse of _gather). `values` broadcasts to the indexed shape and is cast to x's dtype. Where positions repeat, one of their values lands (on the GPU, any). Out-of-bounds indices raise IndexError on the CPU, where nothing is written then; on the GPU they write the nearest element.
+    """
 def _unique(x: typing.Any, values: bool, indices: bool, inverse: bool, counts: bool, nan_distinct: bool = True, device: typing.Any = None, stream: typing.Any = None) -> tuple:
     """
     (values, indices, inverse, counts) of x's distinct elements, None where not asked for. On the GPU this waits for the number of distinct elements.
