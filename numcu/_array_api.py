@@ -963,7 +963,7 @@ def unique_values(x, /):
 _SCALARS = (int, float, complex, builtins.bool)
 
 
-def isin(x1, x2, /, *, invert=False, assume_unique=False, kind=None):
+def isin(x1, x2, /, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of `x1` is among the elements of `x2` (value equality, so NaN is in
     nothing and -0.0 matches 0.0), as a bool array of x1's shape; ``invert=True`` asks the
     opposite. Either may be a Python scalar. Host data is NumPy's isin; on a GPU, x2 is sorted
@@ -1755,9 +1755,7 @@ def _numpy_functions():
         np.nonzero: nonzero,
         np.unravel_index: unravel_index,
         np.ravel_multi_index: ravel_multi_index,
-        np.isin: lambda element, test_elements, assume_unique=False, invert=False, *, kind=None: (
-            isin(element, test_elements, invert=invert, assume_unique=assume_unique, kind=kind)
-        ),
+        np.isin: isin,
         np.tensordot: tensordot_,
         np.dot: dot_,
         np.diff: diff_,
