@@ -50,7 +50,7 @@ from . import _methods, _pickle, cuda  # noqa: E402
 ndarray.__reduce__ = _pickle.reduce
 _methods.install(ndarray)
 
-# The Array API standard (2024.12): numcu's kernels of its own (sort, take, ...) and the
+# The Array API standard (2025.12): numcu's kernels of its own (sort, take, ...) and the
 # standard's names and compositions from _array_api.py. numcu.ndarray.__array_namespace__()
 # returns this module. The dtype names shadow the builtin bool here, as NumPy's do.
 sort = _core.sort
