@@ -63,6 +63,7 @@ take = _array_api.take
 
 globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
 
+from . import fft, linalg  # noqa: E402  (the standard's extensions, numpy.fft and numpy.linalg)
 from ._placement import Placement as _Placement  # noqa: E402
 
 #: Where host-only calls run without ``device=``: see ``numcu._placement``.
@@ -92,6 +93,8 @@ __all__ = [
     "cmake_prefix",
     "cuda",
     "div",
+    "fft",
+    "linalg",
     "dtypes",
     "empty",
     "empty_like",

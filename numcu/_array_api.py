@@ -1826,6 +1826,8 @@ def _numpy_functions():
     for name, impl in optional.items():
         if hasattr(np, name):
             table[getattr(np, name)] = impl
+    table.update(numcu.linalg.numpy_functions())
+    table.update(numcu.fft.numpy_functions())
     return table
 
 

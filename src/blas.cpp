@@ -11,10 +11,10 @@
 #include "intake.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
+#include "vendor_library.hpp"
 
 #if NUMCU_WITH_CUDA
 #include <cublas_api.h>
-#include <dlfcn.h>
 #endif
 
 namespace numcu::python {
@@ -110,7 +110,8 @@ using GemmFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOpera
                                   cublasGemmAlgo_t);
 
 struct Library {
-  std::string path;
+  VendorLibrary so{{"cuBLAS", "libcublas.so.", CUBLAS_VER_MAJOR, "NUMCU_CUBLAS", "cublas",
+                    "nvidia-cublas", "matrix products and linear algebra on the GPU need it"}};
   CreateFn create = nullptr;
   SetStreamFn set_stream = nullptr;
   StatusFn status = nullptr;
@@ -124,63 +125,21 @@ Library& library() {
   return *lib;
 }
 
-void* open_first(const std::vector<std::string>& candidates, std::string* found) {
-  for (const std::string& c : candidates) {
-    if (void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-      *found = c;
-      return h;
-    }
+Library& loaded(const char* fname) {
+  Library& lib = library();
+  lib.so.open(fname);
+  std::lock_guard<std::mutex> guard(lib.lock);
+  if (lib.gemm == nullptr) {
+    lib.create = lib.so.function<CreateFn>("cublasCreate_v2", fname);
+    lib.set_stream = lib.so.function<SetStreamFn>("cublasSetStream_v2", fname);
+    lib.status = lib.so.function<StatusFn>("cublasGetStatusString", fname);
+    lib.gemm = lib.so.function<GemmFn>("cublasGemmStridedBatchedEx", fname);
   }
-  return nullptr;
+  return lib;
 }
 
-}  // namespace
-
-std::string cublas_path() {
-  Library& lib = library();
-  std::lock_guard<std::mutex> guard(lib.lock);
-  if (lib.gemm != nullptr) return lib.path;
-  const int major = cuda::runtime_version() / 1000;
-  const std::string name = "libcublas.so." + std::to_string(major);
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("NUMCU_CUBLAS")) candidates.emplace_back(env);
-  candidates.push_back(name);
-  // NVIDIA's wheels (nvidia-cublas, and the CUDA 13 layout nvidia/cu13) on sys.path.
-  for (py::handle p : py::module_::import("sys").attr("path")) {
-    const std::string dir = py::str(p).cast<std::string>();
-    candidates.push_back(dir + "/nvidia/cublas/lib/" + name);
-    candidates.push_back(dir + "/nvidia/cu" + std::to_string(major) + "/lib/" + name);
-  }
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* root = std::getenv(var)) {
-      candidates.push_back(std::string(root) + "/lib64/" + name);
-    }
-  }
-  candidates.push_back("/usr/local/cuda/lib64/" + name);
-  std::string found;
-  void* h = open_first(candidates, &found);
-  if (h == nullptr) {
-    throw std::runtime_error(
-        "numcu.matmul: cuBLAS (" + name +
-        ") was not found; floating-point matrix products on "
-        "the GPU need it: install the CUDA toolkit's cuBLAS or NVIDIA's wheel (pip install "
-        "nvidia-cublas), or set NUMCU_CUBLAS to the library's path");
-  }
-  lib.create = reinterpret_cast<CreateFn>(dlsym(h, "cublasCreate_v2"));
-  lib.set_stream = reinterpret_cast<SetStreamFn>(dlsym(h, "cublasSetStream_v2"));
-  lib.status = reinterpret_cast<StatusFn>(dlsym(h, "cublasGetStatusString"));
-  lib.gemm = reinterpret_cast<GemmFn>(dlsym(h, "cublasGemmStridedBatchedEx"));
-  if (!lib.create || !lib.set_stream || !lib.status || !lib.gemm) {
-    lib.gemm = nullptr;
-    throw std::runtime_error("numcu.matmul: " + found + " lacks the cuBLAS functions numcu uses");
-  }
-  lib.path = found;
-  return lib.path;
-}
-
-void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
-  Library& lib = library();
-  std::lock_guard<std::mutex> guard(lib.lock);
+// The device's handle, made on first use, with its stream set; the caller holds lib.lock.
+cublasHandle_t handle_on(Library& lib, int device, Stream stream, const char* fname) {
   auto check = [&](cublasStatus_t st, const char* what) {
     if (st != CUBLAS_STATUS_SUCCESS) {
       throw Error(
@@ -192,6 +151,39 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
   cublasHandle_t& handle = lib.handles[device];
   if (handle == nullptr) check(lib.create(&handle), "cublasCreate");
   check(lib.set_stream(handle, static_cast<cudaStream_t>(stream)), "cublasSetStream");
+  return handle;
+}
+
+}  // namespace
+
+std::string cublas_path() { return loaded("numcu.matmul").so.open("numcu.matmul"); }
+
+void load_cublas(const char* fname) { loaded(fname); }
+
+CublasSession::CublasSession(int device, Stream stream, const char* fname)
+    : guard_(loaded(fname).lock) {
+  handle_ = handle_on(library(), device, stream, fname);
+}
+
+void* cublas_function(const char* symbol, const char* fname) {
+  return loaded(fname).so.require(symbol, fname);
+}
+
+const char* cublas_status_string(int status) {
+  return library().status(static_cast<cublasStatus_t>(status));
+}
+
+void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
+  Library& lib = loaded(fname);
+  std::lock_guard<std::mutex> guard(lib.lock);
+  auto check = [&](cublasStatus_t st, const char* what) {
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      throw Error(
+          st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorKind::out_of_memory : ErrorKind::cuda_error,
+          std::string(fname) + ": " + what + " failed: " + lib.status(st));
+    }
+  };
+  cublasHandle_t handle = handle_on(lib, device, stream, fname);
   cudaDataType type = CUDA_R_32F;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   // alpha = 1, beta = 0 in the compute type (complex: real part 1 or 0, imaginary 0).
@@ -255,6 +247,20 @@ std::string cublas_path() {
   throw Error(ErrorKind::cuda_unavailable,
               "numcu.matmul: this numcu was built without its CUDA backend (no cuBLAS)");
 }
+
+CublasSession::CublasSession(int, Stream, const char* fname) {
+  throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");
+}
+
+void load_cublas(const char* fname) {
+  throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");
+}
+
+void* cublas_function(const char*, const char* fname) {
+  throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");
+}
+
+const char* cublas_status_string(int) { return "no CUDA backend"; }
 
 void run_gemm(const Gemm&, int, Stream, const char* fname) {
   throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 
 #include "numcu/array_view.hpp"
@@ -38,5 +39,24 @@ Gemm gemm_plan(const char* fname, const ArrayView& A, const ArrayView& B, const 
 void run_gemm(const Gemm& g, int device, Stream stream, const char* fname);
 // Where cuBLAS was loaded from (loading it now), or a RuntimeError naming what to install.
 std::string cublas_path();
+
+// cuBLAS for other callers (numcu.linalg's batched routines): the device's handle with its stream
+// set, held (with cuBLAS's lock, so that no other thread resets its stream) while the session
+// lives. Load cuBLAS first (cublas_path(), with the GIL held).
+class CublasSession {
+ public:
+  CublasSession(int device, Stream stream, const char* fname);
+  void* handle() const { return handle_; }
+
+ private:
+  std::unique_lock<std::mutex> guard_;
+  void* handle_ = nullptr;
+};
+// Loads cuBLAS (the GIL held), or raises a RuntimeError naming `fname` and what to install.
+void load_cublas(const char* fname);
+// A cuBLAS function by name (cuBLAS loaded), or a RuntimeError naming it.
+void* cublas_function(const char* symbol, const char* fname);
+// cuBLAS's text for a status code.
+const char* cublas_status_string(int status);
 
 }  // namespace numcu::python

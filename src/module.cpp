@@ -71,6 +71,8 @@ void bind_streams(py::module_& c);
 void bind_threads(py::module_& m);
 void bind_host_memory(py::module_& m);
 void bind_placement(py::module_& m);
+void bind_linalg(py::module_& m);  // linalg.cpp
+void bind_fft(py::module_& m);     // fft.cpp
 }  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
@@ -481,6 +483,8 @@ PYBIND11_MODULE(_core, m) {
   bind_threads(m);
   bind_host_memory(m);
   bind_placement(m);
+  bind_linalg(m);
+  bind_fft(m);
 
   m.def("_launch_check", &launch_check, py::arg("data"), py::arg("size"), py::arg("shape"),
         py::arg("strides"), py::arg("itemsizes"), py::arg("alignments"), py::arg("scalar_mask"),
