@@ -92,9 +92,7 @@ def ifftshift(x, /, axes=None):
 
 
 def _device_index(device):
-    if device is None:
-        return _core.cuda.Device().id if _core.cuda.is_available() else 0
-    return int(getattr(device, "id", device))
+    return None if device is None else int(getattr(device, "id", device))
 
 
 def get_plan_cache(device=None):

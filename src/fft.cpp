@@ -1017,8 +1017,19 @@ void bind_fft(py::module_& m) {
           },
           "Prints the limits, the use and the plans kept, most recently used first.");
   m.def(
-      "_fft_plan_cache", [](int device) { return &plan_cache(device); }, py::arg("device"),
-      py::return_value_policy::reference, "The plan cache of CUDA device `device`.");
+      "_fft_plan_cache",
+      [](py::object device) {
+        int d = 0;
+        if (!device.is_none()) {
+          d = device.cast<int>();
+        } else if (cuda::is_available()) {
+          d = cuda::current_device();
+        }
+        if (d < 0) throw py::value_error("numcu.fft: a device index is >= 0");
+        return &plan_cache(d);
+      },
+      py::arg("device") = py::none(), py::return_value_policy::reference,
+      "The plan cache of CUDA device `device` (the current one by default).");
   m.def("_fft_exec_loop", &exec_loop, py::arg("x"), py::arg("repeats"),
         "Benchmarks: cuFFT's own cost, `repeats` executions of one cached plan (a forward "
         "complex FFT over the last axis of a dense device array) into one output.");

@@ -1005,7 +1005,7 @@ py::object eigh(py::handle a_obj, bool vectors) {
       std::size_t dev = 0, host = 0;
       const auto batched_size = s.find("cusolverDnXsyevBatched_bufferSize");
       const auto batched = s.find("cusolverDnXsyevBatched");
-      if (batch > 1 && batched_size != nullptr && batched != nullptr) {
+      if (batch > 1 && n <= kBatchedMax && batched_size != nullptr && batched != nullptr) {
         s.check(reinterpret_cast<decltype(&cusolverDnXsyevBatched_bufferSize)>(batched_size)(
                     s.handle, s.params, jobz, uplo, n, cdt, data, n, rdt, wdata, cdt, &dev, &host,
                     batch),
