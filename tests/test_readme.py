@@ -4,8 +4,8 @@ Specification:
 - every ``python`` code block of README.md runs as written, each in a fresh namespace (a
   snippet must not depend on another); a block whose first line is ``# Needs <what>`` (a GPU,
   CuPy, PyTorch) is skipped where that is missing, and must run where it is present;
-- the tables of "The API at a glance" name exactly the public names of ``numcu`` and
-  ``numcu.cuda``, each once, and a count given in a row's label is the number of its names;
+- the tables of "The API at a glance" name exactly the public names of ``numcu``,
+  ``numcu.cuda``, ``numcu.linalg`` and ``numcu.fft``, each once, and a count given in a row's label is the number of its names;
 - the two set-up commands at the top are the install command and a test command, and the test
   command is the one CI runs (.ci/run);
 - the test command installs exactly pyproject.toml's ``test`` extra (from
@@ -112,6 +112,11 @@ def test_api_tables_name_every_public_function():
 
 def test_api_tables_name_every_cuda_function():
     check_rows(api_rows("### numcu.cuda"), set(numcu.cuda.__all__))
+
+
+def test_api_tables_name_every_linalg_and_fft_function():
+    check_rows(api_rows("### numcu.linalg"), set(numcu.linalg.__all__))
+    check_rows(api_rows("### numcu.fft"), set(numcu.fft.__all__))
 
 
 def test_the_elementwise_row_is_numcu_ufuncs():

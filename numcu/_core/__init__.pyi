@@ -3,6 +3,20 @@ numcu's compiled core: array intake, planning, and the CPU and CUDA backends.
 """
 from __future__ import annotations
 import collections.abc
+from numcu.fft import fft as _fft_fft
+from numcu.fft import fft2 as _fft_fft2
+from numcu.fft import fftn as _fft_fftn
+from numcu.fft import hfft as _fft_hfft
+from numcu.fft import ifft as _fft_ifft
+from numcu.fft import ifft2 as _fft_ifft2
+from numcu.fft import ifftn as _fft_ifftn
+from numcu.fft import ihfft as _fft_ihfft
+from numcu.fft import irfft as _fft_irfft
+from numcu.fft import irfft2 as _fft_irfft2
+from numcu.fft import irfftn as _fft_irfftn
+from numcu.fft import rfft as _fft_rfft
+from numcu.fft import rfft2 as _fft_rfft2
+from numcu.fft import rfftn as _fft_rfftn
 import typing
 from . import cuda
 __all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
@@ -297,13 +311,76 @@ class ndarray:
         """
 class _PlacementProbe(Exception):
     pass
+class _FftPlanCache:
+    """
+    numcu's cuFFT plans for one device, most recently used first, limited in number and in the bytes of their work areas (held from the device's stream-ordered pool).
+    """
+    def clear(self) -> None:
+        """
+        Destroys every kept plan and returns its work area to the pool.
+        """
+    def get_curr_memsize(self) -> int:
+        """
+        The bytes of work areas the kept plans hold now.
+        """
+    def get_curr_size(self) -> int:
+        """
+        How many plans are kept now.
+        """
+    def get_hits(self) -> int:
+        """
+        Calls that found their plan here.
+        """
+    def get_memsize(self) -> int:
+        """
+        The most bytes of work areas kept (-1: no limit).
+        """
+    def get_misses(self) -> int:
+        """
+        Calls that made a plan.
+        """
+    def get_size(self) -> int:
+        """
+        The most plans kept (0: caching off).
+        """
+    def set_memsize(self, size: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Keeps at most `size` bytes of work areas (-1: no limit).
+        """
+    def set_size(self, size: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Keeps at most `size` plans (0 turns caching off), evicting the least recently used.
+        """
+    def show_info(self) -> None:
+        """
+        Prints the limits, the use and the plans kept, most recently used first.
+        """
+    @property
+    def device(self) -> int:
+        ...
 def _cublas_path() -> str:
     """
     The cuBLAS library numcu loaded (loading it now if it can), or raises.
     """
+def _cufft_path() -> str:
+    """
+    The cuFFT library numcu loaded (loading it now if it can), or raises.
+    """
+def _cusolver_path() -> str:
+    """
+    The cuSOLVER library numcu loaded (loading it now if it can), or raises.
+    """
 def _exchange_counts() -> dict:
     """
     How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.
+    """
+def _fft_exec_loop(x: typing.Any, repeats: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+    """
+    Benchmarks: cuFFT's own cost, `repeats` executions of one cached plan (a forward complex FFT over the last axis of a dense device array) into one output.
+    """
+def _fft_plan_cache(device: typing.Any = None) -> _FftPlanCache:
+    """
+    The plan cache of CUDA device `device` (the current one by default).
     """
 def _force_staged_copies(staged: bool) -> None:
     """
@@ -333,6 +410,42 @@ def _launch_empty() -> typing.Any:
     """
     Queues one empty kernel on the current stream: what a launch costs by itself, which
     benchmarks compare numcu's small calls with. Not part of the API.
+    """
+def _linalg_cholesky(a: typing.Any, upper: bool) -> typing.Any:
+    """
+    The Cholesky factors of a device stack of Hermitian positive-definite matrices.
+    """
+def _linalg_det(a: typing.Any, log: bool) -> typing.Any:
+    """
+    det (log False) or (sign, logabsdet) of a device stack (..., n, n), n >= 1.
+    """
+def _linalg_eig(a: typing.Any, vectors: bool) -> typing.Any:
+    """
+    (eigenvalues, eigenvectors), or eigenvalues, of a non-empty complex device stack.
+    """
+def _linalg_eigh(a: typing.Any, vectors: bool) -> typing.Any:
+    """
+    (eigenvalues, eigenvectors), or eigenvalues, of a non-empty device stack of Hermitian matrices (their lower triangles).
+    """
+def _linalg_inv(a: typing.Any) -> typing.Any:
+    """
+    The inverses of a device stack (..., n, n).
+    """
+def _linalg_qr(a: typing.Any, mode: str) -> typing.Any:
+    """
+    (Q, R), or R for mode 'r', of a non-empty device stack (..., m, n).
+    """
+def _linalg_solve(a: typing.Any, b: typing.Any) -> typing.Any:
+    """
+    x with a @ x = b for device stacks a (..., n, n) and b (..., n, k) of one dtype and batch shape; LinAlgError for a singular matrix (the call waits for the GPU to know).
+    """
+def _linalg_svd(a: typing.Any, full_matrices: bool, compute_uv: bool) -> typing.Any:
+    """
+    (U, S, Vh), or S, of a non-empty device stack (..., m, n).
+    """
+def _linalg_svd_driver(name: str = '') -> str:
+    """
+    The cuSOLVER routine svd uses for matrices outside small stacks: 'gesvdj' (Jacobi, the default) or 'gesvd' (QR iteration); returns the previous one. For benchmarks.
     """
 def _matmul(a: typing.Any, b: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
