@@ -5,7 +5,8 @@ Specification:
   snippet must not depend on another); a block whose first line is ``# Needs <what>`` (a GPU,
   CuPy, PyTorch) is skipped where that is missing, and must run where it is present;
 - the tables of "The API at a glance" name exactly the public names of ``numcu``,
-  ``numcu.cuda``, ``numcu.linalg`` and ``numcu.fft``, each once, and a count given in a row's label is the number of its names;
+  ``numcu.cuda``, ``numcu.linalg`` and ``numcu.fft``, each once, and a count given in a row's
+  label is the number of its names;
 - the two set-up commands at the top are the install command and a test command, and the test
   command is the one CI runs (.ci/run);
 - the test command installs exactly pyproject.toml's ``test`` extra (from
