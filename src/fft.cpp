@@ -866,6 +866,7 @@ const char* fft_doc(const char* name, bool nd, bool two) {
 // cuFFT's own cost for the benchmarks: `repeats` executions of the plan for a forward complex
 // FFT over the last axis of the dense device array x, into one output array (returned), with
 // no allocation, argument parsing or lookup per execution.
+#if NUMCU_WITH_CUDA
 py::object exec_loop(py::handle x_obj, int repeats) {
   const char* fname = "numcu.fft._exec_loop";
   Call call(fname, DeviceRequest{});
@@ -912,6 +913,12 @@ py::object exec_loop(py::handle x_obj, int repeats) {
   call.finish(true);
   return py::cast(std::move(out));
 }
+#else
+py::object exec_loop(py::handle, int) {
+  throw Error(ErrorKind::cuda_unavailable,
+              "numcu.fft._exec_loop: this numcu was built without its CUDA backend");
+}
+#endif
 
 }  // namespace
 }  // namespace gpu_fft

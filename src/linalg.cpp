@@ -55,6 +55,11 @@ using linalg::lu_det_cuda;
 using linalg::LuDet;
 using linalg::pointer_array_cuda;
 
+// The cuSOLVER routine svd uses for matrices outside small stacks (_linalg_svd_driver).
+std::string svd_driver_name = "gesvdj";
+
+#if NUMCU_WITH_CUDA
+
 // Raises numpy.linalg.LinAlgError (the GIL held).
 [[noreturn]] void linalg_error(const std::string& what) {
   py::object cls = py::module_::import("numpy.linalg").attr("LinAlgError");
@@ -167,10 +172,6 @@ int read_flag(const int* flag, Stream stream) {
   cuda::synchronize(stream);
   return host;
 }
-
-std::string svd_driver_name = "gesvdj";
-
-#if NUMCU_WITH_CUDA
 
 // ---------------------------------------------------------------------------------------------
 // cuSOLVER, loaded at first use
@@ -534,8 +535,6 @@ void lu_large(const Exec& ex, Work& w, const char* fname, char* a, std::int64_t 
   }
 }
 
-#endif  // NUMCU_WITH_CUDA
-
 // The small kernel's view of a stack: element strides, one batch stride; false where the
 // array's layout has none (the caller copies it to a dense one).
 bool small_layout(const ArrayView& v, std::int64_t* batch, std::int64_t* row, std::int64_t* col) {
@@ -556,19 +555,9 @@ ArrayView dense_copy(Call& call, const ArrayView& v) {
   return d;
 }
 
-void require_cuda(const char* fname) {
-#if !NUMCU_WITH_CUDA
-  throw Error(ErrorKind::cuda_unavailable,
-              std::string(fname) + ": this numcu was built without its CUDA backend");
-#else
-  (void)fname;
-#endif
-}
-
 // solve(a, b): a (..., n, n), b (..., n, k), one batch shape and dtype.
 py::object solve(py::handle a_obj, py::handle b_obj) {
   const char* fname = "numcu.linalg.solve";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, true);
   const Operand& b = matrices(call, b_obj, false);
@@ -584,9 +573,7 @@ py::object solve(py::handle a_obj, py::handle b_obj) {
   const std::int64_t n = av.shape[nd - 1], k = bv.shape[nd - 1], batch = batch_count(av);
   const bool small = linalg::small_lu_fits(dt, std::max(n, k));
   if (!small && batch * n * k > 0) {
-#if NUMCU_WITH_CUDA
     load_solver(fname);
-#endif
   }
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt), B = call.prepare(b, dt);
@@ -625,7 +612,6 @@ py::object solve(py::handle a_obj, py::handle b_obj) {
     });
     result = as_object(x);
   } else {
-#if NUMCU_WITH_CUDA
     std::int64_t tshape[kMaxDims];
     std::copy(shape, shape + nd, tshape);
     std::swap(tshape[nd - 2], tshape[nd - 1]);
@@ -645,7 +631,6 @@ py::object solve(py::handle a_obj, py::handle b_obj) {
       singular = read_flag(flag, ex.stream);
     });
     result = transposed_object(xt);
-#endif
   }
   out.finish();
   call.finish(true);
@@ -655,7 +640,6 @@ py::object solve(py::handle a_obj, py::handle b_obj) {
 
 py::object inv(py::handle a_obj) {
   const char* fname = "numcu.linalg.inv";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, true);
   const ArrayView& av = a.view;
@@ -663,9 +647,7 @@ py::object inv(py::handle a_obj) {
   const DType dt = av.dtype;
   const std::int64_t n = av.shape[nd - 1], batch = batch_count(av);
   const bool small = linalg::small_lu_fits(dt, n);
-#if NUMCU_WITH_CUDA
   if (!small && batch * n > 0) load_solver(fname);
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
@@ -690,7 +672,6 @@ py::object inv(py::handle a_obj) {
       singular = read_flag(flag, ex.stream);
     });
   } else if (batch * n > 0) {
-#if NUMCU_WITH_CUDA
     const ArrayView lu = call.scratch_view(dt, nd, av.shape, nullptr);
     int* info = reinterpret_cast<int*>(call.scratch().allocate(ex, sizeof(int) * (batch + 1)));
     int* flag = info + batch;
@@ -704,7 +685,6 @@ py::object inv(py::handle a_obj) {
       linalg::info_max_cuda(info, batch, flag, ex.stream);
       singular = read_flag(flag, ex.stream);
     });
-#endif
   }
   out.finish();
   call.finish(true);
@@ -715,7 +695,6 @@ py::object inv(py::handle a_obj) {
 // det (log false) or (sign, logabsdet) (log true) of a (..., n, n) stack, n >= 1. No wait.
 py::object det(py::handle a_obj, bool log) {
   const char* fname = log ? "numcu.linalg.slogdet" : "numcu.linalg.det";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, true);
   const ArrayView& av = a.view;
@@ -724,9 +703,7 @@ py::object det(py::handle a_obj, bool log) {
   const std::int64_t n = av.shape[nd - 1], batch = batch_count(av);
   if (n == 0) throw_value_error(std::string(fname) + ": the GPU path takes matrices of order >= 1");
   const bool small = linalg::small_lu_fits(dt, n);
-#if NUMCU_WITH_CUDA
   if (!small && batch > 0) load_solver(fname);
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
@@ -746,7 +723,6 @@ py::object det(py::handle a_obj, bool log) {
     p.out1 = d1 ? d1->view().data : nullptr;
     call.run([&] { linalg::small_lu_cuda(dt, p, ex.stream); });
   } else if (batch > 0) {
-#if NUMCU_WITH_CUDA
     const ArrayView lu = call.scratch_view(dt, nd, av.shape, nullptr);
     int* info = reinterpret_cast<int*>(call.scratch().allocate(ex, sizeof(int) * batch));
     Work w{call.scratch(), ex, {}};
@@ -761,7 +737,6 @@ py::object det(py::handle a_obj, bool log) {
         lu_large<T>(ex, w, fname, lu.data, n, batch, nullptr, 0, nullptr, &p, info);
       });
     });
-#endif
   }
   out.finish();
   call.finish(true);
@@ -774,22 +749,18 @@ py::object det(py::handle a_obj, bool log) {
 
 py::object cholesky(py::handle a_obj, bool upper) {
   const char* fname = "numcu.linalg.cholesky";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, true);
   const ArrayView& av = a.view;
   const int nd = av.ndim;
   const DType dt = av.dtype;
   const std::int64_t n = av.shape[nd - 1], batch = batch_count(av);
-#if NUMCU_WITH_CUDA
   if (batch * n > 0) load_solver(fname);
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
   NdArray& r = out.make(dt, nd, av.shape);
   int failed = 0;
-#if NUMCU_WITH_CUDA
   if (batch * n > 0) {
     int* info = reinterpret_cast<int*>(call.scratch().allocate(ex, sizeof(int) * (batch + 1)));
     int* flag = info + batch;
@@ -834,7 +805,6 @@ py::object cholesky(py::handle a_obj, bool upper) {
       failed = read_flag(flag, ex.stream);
     });
   }
-#endif
   out.finish();
   call.finish(true);
   if (failed > 0) linalg_error(std::string(fname) + ": Matrix is not positive definite");
@@ -846,7 +816,6 @@ py::object cholesky(py::handle a_obj, bool upper) {
 // another (cuSOLVER has no batched QR). No wait.
 py::object qr(py::handle a_obj, const std::string& mode) {
   const char* fname = "numcu.linalg.qr";
-  require_cuda(fname);
   if (mode != "reduced" && mode != "complete" && mode != "r") {
     throw_value_error(std::string(fname) + ": mode must be 'reduced', 'complete' or 'r', not '" +
                       mode + "'");
@@ -865,10 +834,8 @@ py::object qr(py::handle a_obj, const std::string& mode) {
   if (batch * m * n == 0) {
     throw_value_error(std::string(fname) + ": the GPU path takes non-empty stacks");
   }
-#if NUMCU_WITH_CUDA
   load_solver(fname);
   int_sizes(fname, m, bcols);
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
@@ -886,7 +853,6 @@ py::object qr(py::handle a_obj, const std::string& mode) {
   qv.shape[nd - 1] = qcols;
   qv.strides[nd - 2] = itemsize(dt);
   qv.strides[nd - 1] = m * itemsize(dt);
-#if NUMCU_WITH_CUDA
   Work w{call.scratch(), ex, {}};
   ArrayView head = buf.view();  // the first n columns take A
   head.shape[nd - 2] = n;
@@ -935,7 +901,6 @@ py::object qr(py::handle a_obj, const std::string& mode) {
       }
     });
   });
-#endif
   out.finish();
   call.finish(true);
   if (mode == "r") return as_object(r);
@@ -946,7 +911,6 @@ py::object qr(py::handle a_obj, const std::string& mode) {
 // NumPy's UPLO='L': eigenvalues ascending (..., n) and eigenvectors as columns.
 py::object eigh(py::handle a_obj, bool vectors) {
   const char* fname = vectors ? "numcu.linalg.eigh" : "numcu.linalg.eigvalsh";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, true);
   const ArrayView& av = a.view;
@@ -955,9 +919,7 @@ py::object eigh(py::handle a_obj, bool vectors) {
   const std::int64_t n = av.shape[nd - 1], batch = batch_count(av);
   if (batch * n == 0)
     throw_value_error(std::string(fname) + ": the GPU path takes non-empty stacks");
-#if NUMCU_WITH_CUDA
   load_solver(fname);
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
@@ -965,7 +927,6 @@ py::object eigh(py::handle a_obj, bool vectors) {
   NdArray* vecs = vectors ? &out.make(dt, nd, av.shape) : nullptr;
   const ArrayView vbuf = vecs ? vecs->view() : call.scratch_view(dt, nd, av.shape, nullptr);
   int failed = 0;
-#if NUMCU_WITH_CUDA
   int* info = reinterpret_cast<int*>(call.scratch().allocate(ex, sizeof(int) * (batch + 1)));
   int* flag = info + batch;
   Work w{call.scratch(), ex, {}};
@@ -1037,7 +998,6 @@ py::object eigh(py::handle a_obj, bool vectors) {
     linalg::info_max_cuda(info, batch, flag, ex.stream);
     failed = read_flag(flag, ex.stream);
   });
-#endif
   out.finish();
   call.finish(true);
   if (failed > 0) linalg_error(std::string(fname) + ": Eigenvalues did not converge");
@@ -1050,7 +1010,6 @@ py::object eigh(py::handle a_obj, bool vectors) {
 // (gesvdj, the default) or by QR iteration (gesvd), as _linalg_svd_driver chooses.
 py::object svd(py::handle a_obj, bool full, bool compute_uv) {
   const char* fname = compute_uv ? "numcu.linalg.svd" : "numcu.linalg.svdvals";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, false);
   const ArrayView& av = a.view;
@@ -1062,10 +1021,8 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
     throw_value_error(std::string(fname) + ": the GPU path takes non-empty stacks");
   const bool batched = batch > 1 && m <= 32 && n <= 32;
   const bool jacobi = batched || svd_driver_name == "gesvdj";
-#if NUMCU_WITH_CUDA
   load_solver(fname);
   int_sizes(fname, m, n, batched ? batch : 0);
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
@@ -1101,7 +1058,6 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
     right = &out.make(dt, nd, shape);
   }
   int failed = 0;
-#if NUMCU_WITH_CUDA
   int* info = reinterpret_cast<int*>(call.scratch().allocate(ex, sizeof(int) * (batch + 1)));
   int* flag = info + batch;
   Work w{call.scratch(), ex, {}};
@@ -1183,7 +1139,6 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
     linalg::info_max_cuda(info, batch, flag, ex.stream);
     failed = read_flag(flag, ex.stream);
   });
-#endif
   out.finish();
   call.finish(true);
   if (failed > 0) linalg_error(std::string(fname) + ": SVD did not converge");
@@ -1214,7 +1169,6 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
 // real ones): cuSOLVER's cusolverDnXgeev (CUDA 12.6 and later), one matrix after another.
 py::object eig(py::handle a_obj, bool vectors) {
   const char* fname = vectors ? "numcu.linalg.eig" : "numcu.linalg.eigvals";
-  require_cuda(fname);
   Call call(fname, DeviceRequest{});
   const Operand& a = matrices(call, a_obj, true);
   const ArrayView& av = a.view;
@@ -1225,14 +1179,12 @@ py::object eig(py::handle a_obj, bool vectors) {
     throw_type_error(std::string(fname) + ": the GPU path takes complex matrices");
   if (batch * n == 0)
     throw_value_error(std::string(fname) + ": the GPU path takes non-empty stacks");
-#if NUMCU_WITH_CUDA
   load_solver(fname);
   if (solver_library().so.find("cusolverDnXgeev") == nullptr) {
     throw std::runtime_error(std::string(fname) + ": " + solver_library().so.open(fname) +
                              " has no cusolverDnXgeev: eigenvalues of general matrices on the GPU "
                              "need cuSOLVER from CUDA 12.6 or later");
   }
-#endif
   const Exec& ex = call.place();
   ArrayView A = call.prepare(a, dt);
   LinalgOutputs out(ex);
@@ -1240,7 +1192,6 @@ py::object eig(py::handle a_obj, bool vectors) {
   NdArray* vecs = vectors ? &out.make(dt, nd, av.shape) : nullptr;
   const ArrayView fac = call.scratch_view(dt, nd, av.shape, nullptr);
   int failed = 0;
-#if NUMCU_WITH_CUDA
   int* info = reinterpret_cast<int*>(call.scratch().allocate(ex, sizeof(int) * (batch + 1)));
   int* flag = info + batch;
   Work w{call.scratch(), ex, {}};
@@ -1272,13 +1223,29 @@ py::object eig(py::handle a_obj, bool vectors) {
     linalg::info_max_cuda(info, batch, flag, ex.stream);
     failed = read_flag(flag, ex.stream);
   });
-#endif
   out.finish();
   call.finish(true);
   if (failed > 0) linalg_error(std::string(fname) + ": Eigenvalues did not converge");
   if (!vectors) return as_object(wv);
   return py::make_tuple(as_object(wv), transposed_object(*vecs));
 }
+
+#else  // a build without CUDA has no device arrays: every entry point says so
+
+[[noreturn]] void unavailable(const char* fname) {
+  throw Error(ErrorKind::cuda_unavailable,
+              std::string(fname) + ": this numcu was built without its CUDA backend");
+}
+py::object solve(py::handle, py::handle) { unavailable("numcu.linalg.solve"); }
+py::object inv(py::handle) { unavailable("numcu.linalg.inv"); }
+py::object det(py::handle, bool) { unavailable("numcu.linalg.det"); }
+py::object cholesky(py::handle, bool) { unavailable("numcu.linalg.cholesky"); }
+py::object qr(py::handle, const std::string&) { unavailable("numcu.linalg.qr"); }
+py::object eigh(py::handle, bool) { unavailable("numcu.linalg.eigh"); }
+py::object svd(py::handle, bool, bool) { unavailable("numcu.linalg.svd"); }
+py::object eig(py::handle, bool) { unavailable("numcu.linalg.eig"); }
+
+#endif  // NUMCU_WITH_CUDA
 
 }  // namespace
 }  // namespace gpu_linalg
@@ -1325,7 +1292,8 @@ void bind_linalg(py::module_& m) {
         load_solver("numcu.linalg");
         return solver_library().so.open("numcu.linalg");
 #else
-        require_cuda("numcu.linalg");
+        throw Error(ErrorKind::cuda_unavailable,
+                    "numcu.linalg: this numcu was built without its CUDA backend");
         return std::string();
 #endif
       },
