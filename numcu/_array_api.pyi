@@ -313,7 +313,7 @@ def index(x):
     ...
 def isdtype(dtype, kind):
     ...
-def isin(x1, x2, *, invert = False, assume_unique = False, kind = None):
+def isin(x1, x2, assume_unique = False, invert = False, *, kind = None):
     """
     Whether each element of `x1` is among the elements of `x2` (value equality, so NaN is in
         nothing and -0.0 matches 0.0), as a bool array of x1's shape; ``invert=True`` asks the
@@ -344,8 +344,9 @@ def ravel_multi_index(multi_index, dims, mode = 'raise', order = 'C'):
     """
     NumPy's ravel_multi_index: flat positions in an array of shape `dims` of the coordinate
         arrays in `multi_index` (broadcast together), int64, computed where they are. `mode` per
-        dimension: 'wrap' and 'clip' as NumPy's; 'raise' checks host coordinates only (checking
-        those on the GPU would make the host wait).
+        dimension: 'wrap' and 'clip' as NumPy's; 'raise' checks host coordinates (ValueError) and not
+        those on the GPU (that would make the host wait): one out of bounds gives a position past
+        the others.
     """
 def real(x):
     ...
@@ -430,7 +431,8 @@ def unravel_index(indices, shape, order = 'C'):
     """
     NumPy's unravel_index: the coordinates in an array of `shape` of flat positions `indices`,
         a tuple of int64 arrays shaped like `indices`, computed where `indices` is. Positions held on
-        the GPU are not bounds-checked (that would make the host wait): one past the end wraps.
+        the host are checked (ValueError, as NumPy's); those on the GPU are not (that would make the
+        host wait): one out of bounds wraps around.
     """
 def unstack(x, *, axis = 0):
     ...
