@@ -222,7 +222,9 @@ def host_of(x):
 def test_unravel_index(rng, backend, shape, order):
     size = int(np.prod(shape))
     flat = rng.integers(0, size, (4, 5))
-    for idx in (flat, flat[:, 0], flat[0, 0].reshape(())):
+    # flat[0, 0] is a NumPy scalar (its reshape too): the 0-d case needs a 0-d array.
+    for idx in (flat, flat[:, 0], np.array(flat[0, 0])):
+        assert isinstance(idx, np.ndarray)
         got = through_numpy(backend, np.unravel_index, to_backend(idx, backend), shape, order=order)
         expected = np.unravel_index(idx, shape, order=order)
         assert type(got) is tuple and len(got) == len(shape)
