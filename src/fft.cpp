@@ -39,6 +39,7 @@
 #include "numcu/errors.hpp"
 #include "numcu/linalg.hpp"
 #include "numcu/runtime.hpp"
+#include "numcu/types.hpp"
 #include "pipeline.hpp"
 #include "vendor_library.hpp"
 
@@ -395,6 +396,31 @@ void check_points(long long n, const char* fname) {
   }
 }
 
+// The precision numpy.fft computes a 1-D transform's norm factor in: the real dtype of that
+// transform's input after NEP 50 promotion with a Python float (result_type(a.real.dtype, 1.0)).
+enum class Precision { half, single, dbl };
+
+// numpy.fft's norm factor for one axis of length n, as _raw_fft computes it:
+// reciprocal(sqrt(n, dtype=p)) (ortho) or reciprocal(n, dtype=p), each step rounded to p (NumPy's
+// float16 ufuncs compute in float32 and round to float16). NumPy multiplies each 1-D result by
+// its factor in the result's precision (float16's passed as float32); numcu multiplies once, by
+// the product of the axes' factors: over one axis the same product, over several a rounding
+// apart.
+double axis_factor(long long n, bool ortho, Precision p) {
+  if (p == Precision::dbl) {
+    const double d = static_cast<double>(n);
+    return 1.0 / (ortho ? std::sqrt(d) : d);
+  }
+  if (p == Precision::single) {
+    const float f = static_cast<float>(n);
+    return static_cast<double>(1.0f / (ortho ? std::sqrt(f) : f));
+  }
+  auto round_half = [](float x) { return half_to_float(float_to_half(x)); };
+  const float h = round_half(static_cast<float>(n));  // inf beyond 65519, and the factor 0
+  const float r = ortho ? round_half(std::sqrt(h)) : h;
+  return static_cast<double>(round_half(1.0f / r));
+}
+
 // What a public function is.
 struct Spec {
   const char* name;   // numpy.fft's name
@@ -722,9 +748,10 @@ py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, P
     lens.push_back(given(v[1]) ? parse_points(v[1], fname) : -1);
   } else {
     const bool has_s = given(v[1]);
-    py::object axes_obj =
-        given(v[2]) ? py::reinterpret_borrow<py::object>(v[2])
-                    : (spec.two ? py::object(py::make_tuple(-2, -1)) : py::object(py::none()));
+    // The 2-D family's axes default to (-2, -1); None given to it is every axis, as NumPy's.
+    py::object axes_obj = given(v[2])                   ? py::reinterpret_borrow<py::object>(v[2])
+                          : spec.two && v[2] == nullptr ? py::object(py::make_tuple(-2, -1))
+                                                        : py::object(py::none());
     if (!axes_obj.is_none()) {
       for (py::handle a : axes_obj) axes.push_back(normalize_axis(a, nd, fname));
     }
@@ -764,19 +791,27 @@ py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, P
 #endif
   const Exec& ex = call.place();
   const ArrayView input = call.prepare(x, dt);
-  // The norm's factor: 1/N, 1/sqrt(N) or 1, N the product of the logical lengths; hfft and ihfft
-  // swap the direction (NumPy's hfft is irfft of the conjugate with the norm swapped).
-  double points = 1;
-  for (long long n : lens) points *= static_cast<double>(n);
+  // The norm's factor: 1/n or 1/sqrt(n) per axis, or 1; hfft and ihfft swap the direction
+  // (NumPy's hfft is irfft of the conjugate with the norm swapped). Each axis's factor is the
+  // value numpy.fft computes for its 1-D transform of that axis (see axis_factor); the product
+  // is applied once, in the result's precision.
   Norm effective = norm;
   if (spec.hermitian && norm != Norm::ortho) {
     effective = norm == Norm::backward ? Norm::forward : Norm::backward;
   }
   double factor = 1;
-  if (effective == Norm::ortho) {
-    factor = 1 / std::sqrt(points);
-  } else if ((effective == Norm::forward) == spec.forward) {
-    factor = 1 / points;
+  if (effective == Norm::ortho || (effective == Norm::forward) == spec.forward) {
+    // NumPy's first 1-D transform reads the input's dtype, the others complex results: float16
+    // input gives a float16 factor for the first axis NumPy transforms (the last one, but the
+    // first for irfftn, whose complex passes come first) and float32 ones for the rest.
+    const Precision first = dt == DType::float16 ? Precision::half
+                            : single             ? Precision::single
+                                                 : Precision::dbl;
+    const std::size_t first_axis = spec.kind == Kind::c2r ? 0 : lens.size() - 1;
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+      const Precision p = i == first_axis || first != Precision::half ? first : Precision::single;
+      factor *= axis_factor(lens[i], effective == Norm::ortho, p);
+    }
   }
   const std::vector<Pass> passes = plan_passes(spec.kind, spec.forward, axes, lens);
   std::deque<PassOut> outs;
@@ -797,8 +832,10 @@ py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, P
   }
   py::object result;
   const DeviceAllocation* alloc = res.array.allocation().get();
-  if (dt == DType::float16 && spec.kind == Kind::c2r) {
-    // NumPy gives float16 back from irfft and hfft of float16 input.
+  if (dt == DType::float16 && spec.kind == Kind::c2r && axes.size() == 1) {
+    // NumPy gives float16 back from irfft and hfft of float16 input (and from irfftn over one
+    // axis); over more axes irfftn's complex passes come first, and their complex64 results
+    // make its result float32.
     NdArray half = NdArray::empty(DType::float16, nd, res.view.shape, ex.device, ex.stream);
     run_cast(ex, half.view(), res.view, fname);
     alloc = half.allocation().get();
