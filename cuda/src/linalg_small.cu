@@ -271,14 +271,10 @@ void small_lu_width(const SmallLu& p, Stream stream) {
     launch_small_lu<T, 4>(p, stream);
   } else if (need <= 8) {
     launch_small_lu<T, 8>(p, stream);
-  } else if (need <= 16) {
+  } else if (need <= kSmallMax) {
     launch_small_lu<T, 16>(p, stream);
   } else {
-    if constexpr (sizeof(T) <= 8) {
-      launch_small_lu<T, 32>(p, stream);
-    } else {
-      throw_value_error("numcu.linalg: complex128 matrices of order over 16 are not small");
-    }
+    throw_value_error("numcu.linalg: matrices of order over 16 are not small");
   }
 }
 

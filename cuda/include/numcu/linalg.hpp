@@ -16,14 +16,18 @@ namespace numcu {
 
 namespace linalg {
 
-// The largest order small_lu takes: a matrix of up to 32 x 32 per warp.
-constexpr int kSmallMax = 32;
+// The largest order small_lu takes: 16 lanes per matrix, two matrices a warp. Beyond it the
+// kernel's loop over the elimination's steps is not unrolled, and each step's row swap and
+// row reads become chains of selects over a lane's whole column (registers cannot be indexed
+// at run time): at order 32 about 27k warp instructions a matrix, where cuBLAS's batched LU
+// (getrfBatched, getrsBatched, getriBatched) took a stack of 2^16 float32 matrices in half
+// the time on an H200 (bench_linalg_fft.py --quick: 1.69 ms against 3.68 ms for a solve). Orders 17
+// to 128 in stacks go to cuBLAS; a single matrix to cuSOLVER.
+constexpr int kSmallMax = 16;
 
-// Whether small_lu takes matrices of order `n` and dtype `dtype` (float32, float64, complex64;
-// complex128 up to 16, beyond which a warp's registers cannot hold a column of A and of B).
-constexpr bool small_lu_fits(DType dtype, std::int64_t n) {
-  return n >= 1 && n <= (dtype == DType::complex128 ? 16 : kSmallMax);
-}
+// Whether small_lu takes matrices of order `n` (any of float32, float64, complex64 and
+// complex128).
+constexpr bool small_lu_fits(DType, std::int64_t n) { return n >= 1 && n <= kSmallMax; }
 
 // What small_lu computes for each matrix A of a stack: X = A^-1 B, X = A^-1, det A or
 // (sign, log|det A|).
