@@ -6,10 +6,15 @@
 // (norms, pinv, lstsq, ...); these functions take device arrays of one of float32, float64,
 // complex64 and complex128 whose batch dimensions already agree.
 //
-// Layouts: the libraries are column-major. A C-ordered copy of A is A^T to them, so the LU and
-// Cholesky routines work on that copy (factoring A^T, solving with its transpose); the others
-// take a copy of A's transposed view (column-major A). Results whose column-major layout is
-// NumPy's transposed are returned as transposed views of dense arrays, without another copy.
+// Layouts: the libraries are column-major. A C-ordered copy of A is A^T to them, so the LU
+// routines work on that copy (factoring A^T, solving with its transpose); the others take a copy
+// of A's transposed view (column-major A). Results whose column-major layout is NumPy's
+// transposed are returned as transposed views of dense arrays, without another copy. Cholesky
+// and eigh always ask cuSOLVER for the lower triangle, as PyTorch does: on an H200
+// (bench_linalg_fft.py --quick) potrf of 8192^2 float32 took 13.8 ms on the upper triangle of a
+// C-ordered copy (numcu then, and CuPy) and 8.9 ms in PyTorch, on the lower one of a
+// column-major copy; syevd of 4096^2 float32 94.9 ms on the upper (numcu then) and 88.3 ms on
+// the lower (CuPy and PyTorch). The triangle is the one difference between those calls.
 //
 // Synchronisation: solve, inv, cholesky, eigh, eigvalsh, svd, svdvals and eig wait for the GPU
 // once, at the end, to read one int (the largest `info` code of the whole stack) and raise
@@ -766,11 +771,15 @@ py::object cholesky(py::handle a_obj, bool upper) {
     int* flag = info + batch;
     Work w{call.scratch(), ex, {}};
     char* data = r.view().data;
-    // The C-ordered copy is A^T = conj(A) to cuSOLVER: its upper factor read in C order is the
-    // lower factor of A, and its lower factor the upper one (see the file's comment).
-    const cublasFillMode_t uplo = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    // cuSOLVER factors the lower triangle (see the file's comment) of column-major matrices.
+    // upper=False: a copy of A's transposed view is column-major A, read from its lower triangle
+    // as NumPy reads it, and L (column-major) is returned as a transposed view. upper=True: a
+    // C-ordered copy is column-major A^T = conj(A), whose lower triangle is A's upper one, and
+    // its lower factor conj(U^H) read in C order is U. Either way the strict lower triangle of
+    // the C-ordered buffer is zeroed.
+    const cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;
     call.run([&] {
-      run_cast(ex, r.view(), A, fname);
+      run_cast(ex, upper ? r.view() : swapped(r.view()), A, fname);
       on_dtype(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         Solver s(ex, fname);
@@ -800,7 +809,7 @@ py::object cholesky(py::handle a_obj, bool upper) {
           }
         }
       });
-      linalg::zero_triangle_cuda(dt, data, batch, n, n, n * n, !upper, ex.stream);
+      linalg::zero_triangle_cuda(dt, data, batch, n, n, n * n, false, ex.stream);
       linalg::info_max_cuda(info, batch, flag, ex.stream);
       failed = read_flag(flag, ex.stream);
     });
@@ -808,7 +817,7 @@ py::object cholesky(py::handle a_obj, bool upper) {
   out.finish();
   call.finish(true);
   if (failed > 0) linalg_error(std::string(fname) + ": Matrix is not positive definite");
-  return as_object(r);
+  return upper ? as_object(r) : transposed_object(r);
 }
 
 // qr(a, mode): mode "reduced" (Q (..., m, k), R (..., k, n)), "complete" (Q (..., m, m),
@@ -931,15 +940,16 @@ py::object eigh(py::handle a_obj, bool vectors) {
   int* flag = info + batch;
   Work w{call.scratch(), ex, {}};
   call.run([&] {
-    // The C-ordered copy is A^T, whose upper triangle is A's lower one; for complex A it is
-    // conj(A), whose eigenvectors are the conjugates of A's.
-    run_cast(ex, vbuf, A, fname);
+    // A copy of A's transposed view: column-major A, read from its lower triangle (NumPy's
+    // UPLO='L', and the triangle cuSOLVER's syevd is faster on: see the file's comment); the
+    // eigenvectors come back column-major in the same buffer.
+    run_cast(ex, swapped(vbuf), A, fname);
     on_dtype(dt, [&](auto tag) {
       using T = typename decltype(tag)::type;
       Solver s(ex, fname);
       const cusolverEigMode_t jobz =
           vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-      const cublasFillMode_t uplo = CUBLAS_FILL_MODE_UPPER;
+      const cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;
       const cudaDataType cdt = Lib<T>::data, rdt = Lib<T>::real_data;
       char* data = vbuf.data;
       char* wdata = wv.view().data;
@@ -992,9 +1002,6 @@ py::object eigh(py::handle a_obj, bool vectors) {
                 "cusolverDnXsyevd");
       }
     });
-    if (vectors && dtype_kind(dt) == 'c') {
-      linalg::conjugate_cuda(dt, vbuf.data, vbuf.size(), ex.stream);
-    }
     linalg::info_max_cuda(info, batch, flag, ex.stream);
     failed = read_flag(flag, ex.stream);
   });
