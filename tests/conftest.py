@@ -19,8 +19,11 @@ Tests marked ``gpu`` are skipped when ``numcu.cuda.is_available()`` is False.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
+import subprocess
+import sys
 import warnings
 import zlib
 
@@ -28,6 +31,12 @@ import numpy as np
 import pytest
 
 import numcu
+
+# JAX (a producer in test_dlpack.py and test_bfloat16.py) shares the GPU with numcu and with the
+# other xdist workers: it must neither take most of the GPU's memory at start (its default) nor
+# keep a pool of its own. Set here, before any test module can import jax.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+os.environ.setdefault("XLA_PYTHON_CLIENT_ALLOCATOR", "platform")
 
 # The 14 dtypes of the contract, in its order.
 DTYPE_NAMES = (
@@ -315,6 +324,39 @@ def import_or_skip(name):
             return importlib.import_module(name)
         except Exception as exc:  # an installed but broken library also means "not available"
             pytest.skip(f"{name} is not importable: {exc}")
+
+
+@functools.cache
+def _jax_gpu_problem():
+    """Why JAX's GPU backend cannot start here, or None: tried in a child process, once per
+    session (per xdist worker), because where it fails to start (a driver it does not take, no
+    memory left for its handles) XLA aborts the process, which no except clause catches and
+    which would kill the worker and the tests it still had."""
+    probe = "import jax; jax.devices('gpu')[0]"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"the probe did not run: {exc}"
+    if done.returncode == 0:
+        return None
+    lines = (done.stderr or done.stdout or "").strip().splitlines()
+    return f"exit status {done.returncode}: {lines[-1] if lines else 'no output'}"
+
+
+def jax_gpu():
+    """(jax, its first GPU device) with 64-bit dtypes on, or skip: where jax is not importable,
+    has no GPU backend, or its GPU backend cannot start (see _jax_gpu_problem)."""
+    jax = import_or_skip("jax")
+    problem = _jax_gpu_problem()
+    if problem is not None:
+        pytest.skip(f"JAX's GPU backend does not start here ({problem})")
+    jax.config.update("jax_enable_x64", True)  # keep 64-bit dtypes 64-bit
+    try:
+        return jax, jax.devices("gpu")[0]
+    except RuntimeError as exc:
+        pytest.skip(f"jax has no GPU backend: {exc}")
 
 
 def numpy_view_offset(view, base):

@@ -22,7 +22,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from conftest import DTYPE_NAMES, call_on, import_or_skip, random_array
+from conftest import DTYPE_NAMES, call_on, import_or_skip, jax_gpu, random_array
 
 import numcu
 
@@ -556,11 +556,7 @@ def test_dlpack_both_ways_with_torch(rng):
 
 @pytest.mark.gpu
 def test_dlpack_both_ways_with_jax(rng):
-    jax = import_or_skip("jax")
-    try:
-        device = jax.devices("gpu")[0]
-    except RuntimeError:
-        pytest.skip("jax has no GPU backend")
+    jax, device = jax_gpu()
     a = bf16_array(rng, (7, 12))
     # JAX's bfloat16 is ml_dtypes'; its copy to the GPU is waited for, as a JAX user must.
     x = jax.device_put(a, device).block_until_ready()
