@@ -20,9 +20,13 @@ Cases
 - Batched small matrices: solve (one right-hand side) and inv of 2^16 matrices of 3 x 3 and of
   32 x 32, float32, back to back.
 - The plan cache's hit cost: numcu.fft.fft of 64 complex64 back to back, against cuFFT's own
-  execution of the same cached plan in a C++ loop (numcu._core._fft_exec_loop); the difference
-  is what a call costs beyond cuFFT. CuPy's and PyTorch's per-call times for the same FFT are
-  shown beside.
+  execution of the same cached plan in a C++ loop (numcu._core._fft_exec_loop: cufftSetStream
+  and cufftXtExec each time, as CuPy and PyTorch call them; numcu's hit path calls
+  cufftSetStream only when the stream changes); the difference is what a call costs beyond
+  cuFFT. CuPy's and PyTorch's per-call times for the same FFT are shown beside, and in the
+  note two numcu calls that bound what any call producing a new device array costs:
+  numcu.empty_like of the same array (an allocation and a Python array) and numcu.negative of
+  it (those and one kernel launch through numcu's general call path).
 
 Ratios are the other library's time over numcu's: > 1 means numcu is faster. Goals (H200):
 >= 0.95x CuPy and PyTorch for the FFTs and the dense cases, >= 1x PyTorch for the batched small
@@ -238,6 +242,8 @@ def main(argv=None) -> int:
             numcu._core._fft_exec_loop(x, loop)
 
         calls["cuFFT alone"] = (exec_loop, numcu.cuda.synchronize)
+        calls["numcu empty_like"] = (lambda x=x: numcu.empty_like(x), numcu.cuda.synchronize)
+        calls["numcu negative"] = (lambda x=x: numcu.negative(x), numcu.cuda.synchronize)
         per = timing.per_call_interleaved(calls, opts.min_time, opts.repeats, opts.k_max)
         seconds = {k: p.seconds for k, p in per.items() if k != "cuFFT alone"}
         alone = per["cuFFT alone"].seconds / loop
@@ -245,7 +251,9 @@ def main(argv=None) -> int:
         record(
             "fft complex64 n=64 per call (plan cache hit)",
             seconds,
-            f"numcu - cuFFT alone = {(seconds['numcu'] - alone) * 1e6:.2f} us",
+            f"numcu - cuFFT alone = {(seconds['numcu'] - alone) * 1e6:.2f} us; "
+            f"numcu.empty_like {seconds['numcu empty_like'] * 1e6:.2f} us, "
+            f"numcu.negative {seconds['numcu negative'] * 1e6:.2f} us per call",
         )
 
     if opts.json:

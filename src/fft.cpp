@@ -13,16 +13,16 @@
 // an axis repeated, take several passes, in NumPy's order.
 //
 // The cache's hit path, all in C++: a key of the plan's shape and layout, one hash lookup under
-// the cache's lock, cufftSetStream and cufftXtExec. A plan holds its work area (from the
-// stream-ordered pool); work on another stream is ordered after the last use, with an event,
-// as numcu orders arrays. Nothing here waits for the GPU.
+// the cache's lock, cufftSetStream where the plan last ran on another stream, and cufftXtExec.
+// A plan holds its work area (from the stream-ordered pool); work on another stream is ordered
+// after the last use, with an event, as numcu orders arrays. Nothing here waits for the GPU.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -120,6 +120,7 @@ struct FftLibrary {
   decltype(&cufftSetWorkArea) set_work_area = nullptr;
   decltype(&cufftSetStream) set_stream = nullptr;
   decltype(&cufftXtExec) exec = nullptr;
+  std::atomic<bool> ready{false};  // the functions are found: calls skip load_fft's locks
 };
 
 FftLibrary& fft_library() {
@@ -141,8 +142,14 @@ FftLibrary& load_fft(const char* fname) {
     lib.set_work_area = lib.so.function<decltype(&cufftSetWorkArea)>("cufftSetWorkArea", fname);
     lib.set_stream = lib.so.function<decltype(&cufftSetStream)>("cufftSetStream", fname);
     lib.exec = lib.so.function<decltype(&cufftXtExec)>("cufftXtExec", fname);
+    lib.ready.store(true, std::memory_order_release);
   }
   return lib;
+}
+
+// cuFFT, loaded where it is not yet (the GIL held).
+void ensure_fft(const char* fname) {
+  if (!fft_library().ready.load(std::memory_order_acquire)) load_fft(fname);
 }
 
 const char* fft_status(cufftResult r) {
@@ -183,6 +190,9 @@ struct Plan {
   PlanKey key;
   int handle = 0;
   bool made = false;
+  // The stream cuFFT last ran the plan on: cufftSetStream is called only when it changes.
+  Stream stream = nullptr;
+  bool has_stream = false;
   std::size_t work_bytes = 0;
   std::unique_ptr<DeviceAllocation> work;
 
@@ -326,8 +336,12 @@ void run_plan(FftLibrary& lib, Plan& plan, const Exec& ex, void* in, void* out, 
   DeviceAllocation* work = plan.work.get();
   const bool other = work != nullptr && work->stream() != ex.stream;
   if (other) cuda::stream_wait(ex.stream, work->stream());
-  check_fft(lib.set_stream(plan.handle, static_cast<cudaStream_t>(ex.stream)), fname,
-            "cufftSetStream");
+  if (!plan.has_stream || plan.stream != ex.stream) {
+    check_fft(lib.set_stream(plan.handle, static_cast<cudaStream_t>(ex.stream)), fname,
+              "cufftSetStream");
+    plan.stream = ex.stream;
+    plan.has_stream = true;
+  }
   check_fft(lib.exec(plan.handle, in, out, direction), fname, "cufftXtExec");
   if (other) {
     if (home_stream(ex.stream) == ex.stream) {
@@ -430,7 +444,11 @@ struct Spec {
   bool hermitian;  // hfft and ihfft: conjugated, the norm's direction swapped
   bool nd;         // (s, axes) instead of (n, axis)
   bool two;        // the 2-D family: axes default to (-2, -1)
+  ArgSpec args;    // its parameters (a function's static: keyword names interned once)
 };
+
+const char* const kOneAxis[] = {"a", "n", "axis", "norm", "out"};
+const char* const kAxes[] = {"a", "s", "axes", "norm", "out"};
 
 // Whether `obj` is a device array (numcu's, or another library's through its CUDA interfaces).
 bool on_device(py::handle obj) {
@@ -712,11 +730,8 @@ PyObject* numpy_fft(const char* name, PyObject* const* args, Py_ssize_t nargs, P
 }
 
 py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  static const char* const one[] = {"a", "n", "axis", "norm", "out"};
-  static const char* const many[] = {"a", "s", "axes", "norm", "out"};
-  const ArgSpec argspec{spec.fname, spec.nd ? many : one, 5, 0, 5, 1};
   PyObject* v[5];
-  parse_fastcall(argspec, args, nargs, kwnames, v);
+  parse_fastcall(spec.args, args, nargs, kwnames, v);
   if (!on_device(v[0])) {
     return py::reinterpret_steal<py::object>(numpy_fft(spec.name, args, nargs, kwnames));
   }
@@ -787,7 +802,7 @@ py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, P
     return py::reinterpret_borrow<py::object>(v[0]);
   }
 #if NUMCU_WITH_CUDA
-  load_fft(fname);
+  ensure_fft(fname);
 #endif
   const Exec& ex = call.place();
   const ArrayView input = call.prepare(x, dt);
@@ -814,7 +829,8 @@ py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, P
     }
   }
   const std::vector<Pass> passes = plan_passes(spec.kind, spec.forward, axes, lens);
-  std::deque<PassOut> outs;
+  std::vector<PassOut> outs;
+  outs.reserve(passes.size());  // no reallocation: each pass reads the one before
   ArrayView cur = input;
   bool owned = false;
   for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -867,7 +883,10 @@ py::object fft_call(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, P
 
 #define NUMCU_FFT_ENTRY(name, kind, forward, hermitian, nd, two)                                  \
   PyObject* name##_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
-    static const Spec spec{#name, "numcu.fft." #name, kind, forward, hermitian, nd, two};         \
+    static const Spec spec{#name,     "numcu.fft." #name,                                         \
+                           kind,      forward,                                                    \
+                           hermitian, nd,                                                         \
+                           two,       {"numcu.fft." #name, nd ? kAxes : kOneAxis, 5, 0, 5, 1}};   \
     return guarded([&] { return fft_call(spec, args, nargs, kwnames); });                         \
   }
 NUMCU_FFT_FUNCTIONS(NUMCU_FFT_ENTRY)
