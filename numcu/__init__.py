@@ -45,7 +45,7 @@ get_num_threads = _core.get_num_threads
 threading_info = _core.threading_info
 dtypes = _core.dtypes
 
-from . import _methods, _pickle, cuda  # noqa: E402
+from . import _methods, _pickle, cuda, random  # noqa: E402
 
 ndarray.__reduce__ = _pickle.reduce
 _methods.install(ndarray)
@@ -109,6 +109,7 @@ __all__ = [
     "ones",
     "ones_like",
     "placement",
+    "random",
     "set_num_threads",
     "threading_info",
     "where",

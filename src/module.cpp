@@ -73,6 +73,7 @@ void bind_host_memory(py::module_& m);
 void bind_placement(py::module_& m);
 void bind_linalg(py::module_& m);  // linalg.cpp
 void bind_fft(py::module_& m);     // fft.cpp
+void bind_random(py::module_& m);
 }  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
@@ -485,6 +486,7 @@ PYBIND11_MODULE(_core, m) {
   bind_placement(m);
   bind_linalg(m);
   bind_fft(m);
+  bind_random(m);
 
   m.def("_launch_check", &launch_check, py::arg("data"), py::arg("size"), py::arg("shape"),
         py::arg("strides"), py::arg("itemsizes"), py::arg("alignments"), py::arg("scalar_mask"),

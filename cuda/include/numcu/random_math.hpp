@@ -1,0 +1,324 @@
+// The elementary functions random numbers need (log, log1p, exp, sine and cosine of 2*pi*u,
+// log k!), written once with the operations IEEE 754 rounds exactly: +, -, *, /, sqrt and fused
+// multiply-adds written as such. The CPU backend and the kernels therefore compute the same bits,
+// which the vendors' libraries (glibc's libm, CUDA's libdevice) do not promise each other. The
+// kernels that use them are compiled with -fmad=false and the CPU backend with
+// -ffp-contract=off, so that no compiler fuses a multiply and an add behind the code's back.
+//
+// Accuracy: within about one unit in the last place over the ranges random numbers use (the
+// tests compare them with NumPy's libm on millions of arguments). The polynomial coefficients
+// are Chebyshev fits made for numcu with mpmath, on the reduced ranges named at each.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "numcu/config.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <cmath>
+#endif
+
+namespace numcu::rmath {
+
+NUMCU_HD NUMCU_FORCEINLINE std::uint64_t bits(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+NUMCU_HD NUMCU_FORCEINLINE std::uint32_t bits(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+NUMCU_HD NUMCU_FORCEINLINE double as_double(std::uint64_t u) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(u));
+#else
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+NUMCU_HD NUMCU_FORCEINLINE float as_float(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+// a * b + c, rounded once.
+NUMCU_HD NUMCU_FORCEINLINE double fma(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+  return __fma_rn(a, b, c);
+#else
+  return __builtin_fma(a, b, c);
+#endif
+}
+NUMCU_HD NUMCU_FORCEINLINE float fma(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  return __builtin_fmaf(a, b, c);
+#endif
+}
+
+NUMCU_HD NUMCU_FORCEINLINE double sqrt(double x) {
+#if defined(__CUDA_ARCH__)
+  return __dsqrt_rn(x);
+#else
+  return __builtin_sqrt(x);
+#endif
+}
+NUMCU_HD NUMCU_FORCEINLINE float sqrt(float x) {
+#if defined(__CUDA_ARCH__)
+  return __fsqrt_rn(x);
+#else
+  return __builtin_sqrtf(x);
+#endif
+}
+
+NUMCU_HD NUMCU_FORCEINLINE double floor(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::floor(x);
+#else
+  return __builtin_floor(x);
+#endif
+}
+NUMCU_HD NUMCU_FORCEINLINE float floor(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::floorf(x);
+#else
+  return __builtin_floorf(x);
+#endif
+}
+
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE T infinity() {
+  return std::numeric_limits<T>::infinity();
+}
+
+// Horner's scheme with fused multiply-adds: c0 + x * (c1 + x * (c2 + ...)). The coefficients
+// are arguments, so that they are immediates in the kernels (a table at namespace scope is host
+// memory, which device code cannot read).
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE T horner(T, T c) {
+  return c;
+}
+template <class T, class... Rest>
+NUMCU_HD NUMCU_FORCEINLINE T horner(T x, T c, Rest... rest) {
+  return fma(horner(x, static_cast<T>(rest)...), x, c);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Natural logarithm. x = 2^k * m with m in [sqrt(1/2), sqrt(2)), f = m - 1, s = f / (2 + f):
+// log(m) = 2 atanh(s) = f - (f^2/2 - s (f^2/2 + R(s^2))), where R(z) = z P(z) is the series of
+// 2 atanh(s) / s - 2 (a Chebyshev fit of P on [0, 0.02944], the range of s^2). ln 2 is split so
+// that k * ln2_hi is exact.
+
+namespace detail {
+constexpr double kLn2Hi64 = 0x1.62e42feep-1;
+constexpr double kLn2Lo64 = 0x1.a39ef35793c76p-33;
+constexpr float kLn2Hi32 = 0x1.62e3p-1f;
+constexpr float kLn2Lo32 = 0x1.2fefa2p-17f;
+}  // namespace detail
+
+NUMCU_HD inline double log(double x) {
+  std::uint64_t i = bits(x);
+  int k = 0;
+  if (!(x > 0.0) || i >= 0x7FF0000000000000ull) {
+    if (x == 0.0) return -infinity<double>();
+    if (x < 0.0) return std::numeric_limits<double>::quiet_NaN();
+    return x + x;  // NaN or +inf
+  }
+  if (i < 0x0010000000000000ull) {  // subnormal: scale into the normal range
+    x *= 0x1p54;
+    i = bits(x);
+    k = -54;
+  }
+  const std::int64_t e = static_cast<std::int64_t>(i - 0x3FE6A09E667F3BCDull) >> 52;
+  const double f = as_double(i - (static_cast<std::uint64_t>(e) << 52)) - 1.0;
+  k += static_cast<int>(e);
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  const double r = z * horner(z, 0x1.5555555555558p-1, 0x1.9999999995288p-2, 0x1.2492492df9f94p-2,
+                              0x1.c71c62dba6605p-3, 0x1.7462b73112de7p-3, 0x1.39fe142880193p-3,
+                              0x1.2b5baa716e7eap-3);
+  const double hfsq = 0.5 * f * f;
+  const double dk = static_cast<double>(k);
+  return dk * detail::kLn2Hi64 - ((hfsq - (s * (hfsq + r) + dk * detail::kLn2Lo64)) - f);
+}
+
+NUMCU_HD inline float log(float x) {
+  std::uint32_t i = bits(x);
+  int k = 0;
+  if (!(x > 0.0f) || i >= 0x7F800000u) {
+    if (x == 0.0f) return -infinity<float>();
+    if (x < 0.0f) return std::numeric_limits<float>::quiet_NaN();
+    return x + x;
+  }
+  if (i < 0x00800000u) {
+    x *= 0x1p25f;
+    i = bits(x);
+    k = -25;
+  }
+  const std::int32_t e = static_cast<std::int32_t>(i - 0x3F3504F3u) >> 23;
+  const float f = as_float(i - (static_cast<std::uint32_t>(e) << 23)) - 1.0f;
+  k += e;
+  const float s = f / (2.0f + f);
+  const float z = s * s;
+  const float r = z * horner(z, 0x1.555556p-1f, 0x1.9999ecp-2f, 0x1.245c28p-2f, 0x1.ddd39p-3f);
+  const float hfsq = 0.5f * f * f;
+  const float dk = static_cast<float>(k);
+  return dk * detail::kLn2Hi32 - ((hfsq - (s * (hfsq + r) + dk * detail::kLn2Lo32)) - f);
+}
+
+// log(1 + x), accurate for small x: log(u) scaled by the rounding error of u = 1 + x.
+NUMCU_HD inline double log1p(double x) {
+  const double u = 1.0 + x;
+  if (u == 1.0) return x;
+  if (u == infinity<double>()) return u;
+  return log(u) * (x / (u - 1.0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exponential. x = k ln2 + r with |r| <= ln2 / 2 and k the nearest integer to x / ln2;
+// exp(r) = 1 + r + r^2 Q(r) (Q a Chebyshev fit on [-ln2/2, ln2/2]); then scaled by 2^k,
+// in two steps where 2^k alone is not a normal number.
+
+NUMCU_HD NUMCU_FORCEINLINE double pow2i(int k) {  // 2^k for k in [-1022, 1023]
+  return as_double(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+NUMCU_HD NUMCU_FORCEINLINE float pow2i_f(int k) {  // 2^k for k in [-126, 127]
+  return as_float(static_cast<std::uint32_t>(k + 127) << 23);
+}
+
+NUMCU_HD inline double exp(double x) {
+  if (x != x) return x;
+  if (x > 0x1.62e42fefa39efp+9) return infinity<double>();  // past log(DBL_MAX)
+  if (x < -0x1.74910d52d3052p+9) return 0.0;                // below log(smallest subnormal / 2)
+  constexpr double kShift = 0x1.8p52;
+  const double t = x * 0x1.71547652b82fep0;  // x / ln2
+  const double kd = (t + kShift) - kShift;   // nearest integer
+  const int k = static_cast<int>(kd);
+  const double r = (x - kd * detail::kLn2Hi64) - kd * detail::kLn2Lo64;
+  const double er =
+      1.0 + fma(r * r,
+                horner(r, 0x1.0000000000001p-1, 0x1.5555555555557p-3, 0x1.5555555553d67p-5,
+                       0x1.11111111100dfp-7, 0x1.6c16c1788a24fp-10, 0x1.a01a01abe6549p-13,
+                       0x1.a019b913e6e77p-16, 0x1.71de0236eabcbp-19, 0x1.28917d444b49fp-22,
+                       0x1.af4dde4b9be8cp-26),
+                r);
+  if (k >= -1021 && k <= 1023) return er * pow2i(k);
+  if (k > 1023) return er * pow2i(k - 1) * 2.0;
+  return (er * pow2i(k + 54)) * 0x1p-54;
+}
+
+NUMCU_HD inline float exp(float x) {
+  if (x != x) return x;
+  if (x > 0x1.62e42ep+6f) return infinity<float>();  // past log(FLT_MAX)
+  if (x < -0x1.9fe368p+6f) return 0.0f;              // below log(smallest subnormal / 2)
+  constexpr float kShift = 0x1.8p23f;
+  const float t = x * 0x1.715476p0f;
+  const float kd = (t + kShift) - kShift;
+  const int k = static_cast<int>(kd);
+  const float r = (x - kd * 0x1.62e4p-1f) - kd * 0x1.7f7d1cp-20f;
+  const float er = 1.0f + fma(r * r,
+                              horner(r, 0x1.000000p-1f, 0x1.5554dcp-3f, 0x1.5554eap-5f,
+                                     0x1.120b66p-7f, 0x1.6d431ap-10f),
+                              r);
+  if (k >= -125 && k <= 127) return er * pow2i_f(k);
+  if (k > 127) return er * pow2i_f(k - 1) * 2.0f;
+  return (er * pow2i_f(k + 25)) * 0x1p-25f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// sin(2 pi u) and cos(2 pi u) for u in [0, 1) (a multiple of a power of two, as random numbers
+// are): 4u = q + f exactly, q an integer and |f| <= 1/2, then sin(pi f / 2) = f S(f^2) and
+// cos(pi f / 2) = C(f^2) (Chebyshev fits on f^2 in [0, 1/4]), rotated by q quarter turns.
+
+namespace detail {
+
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE void quarter_turns(T t, T& s, T& c) {
+  const T q = floor(t + T(0.5));
+  const T f = t - q;  // exact
+  const T x = f * f;
+  T sf, cf;
+  if constexpr (sizeof(T) == 8) {
+    sf = f * horner(x, 0x1.921fb54442d18p+0, -0x1.4abbce625be53p-1, 0x1.466bc6775aad9p-4,
+                    -0x1.32d2cce62ac23p-8, 0x1.50783485cbec4p-13, -0x1.e3074b501073bp-19,
+                    0x1.e8eed144474edp-25, -0x1.6c5b8d7ac53f5p-31);
+    cf = horner(x, 0x1.0000000000000p+0, -0x1.3bd3cc9be45dep+0, 0x1.03c1f081b5aacp-2,
+                -0x1.55d3c7e3c90fbp-6, 0x1.e1f50683561dfp-11, -0x1.a6d1ec793338cp-16,
+                0x1.f9cc413461d3ep-22, -0x1.b264c3523f016p-28);
+  } else {
+    sf = f * horner(x, 0x1.921fb6p+0f, -0x1.4abbbap-1f, 0x1.465ec4p-4f, -0x1.2d9b7cp-8f);
+    cf = horner(x, 0x1.000000p+0f, -0x1.3bd392p+0f, 0x1.03af5ap-2f, -0x1.4e5e6ep-6f);
+  }
+  const int turn = static_cast<int>(q) & 3;
+  const T ss = (turn & 1) ? cf : sf;
+  const T cc = (turn & 1) ? sf : cf;
+  s = (turn & 2) ? -ss : ss;
+  c = ((turn + 1) & 2) ? -cc : cc;
+}
+}  // namespace detail
+
+// s = sin(2 pi u), c = cos(2 pi u).
+NUMCU_HD NUMCU_FORCEINLINE void sincos_2pi(double u, double& s, double& c) {
+  detail::quarter_turns(4.0 * u, s, c);
+}
+NUMCU_HD NUMCU_FORCEINLINE void sincos_2pi(float u, float& s, float& c) {
+  detail::quarter_turns(4.0f * u, s, c);
+}
+
+// ---------------------------------------------------------------------------------------------
+// log(k!) for k >= 0: a table below 16, else Stirling's series for log Gamma(k + 1) to the
+// term in x^-7 (its error below 1e-14 there).
+
+namespace detail {
+constexpr double kHalfLog2Pi = 0x1.d67f1c864beb5p-1;
+}  // namespace detail
+
+NUMCU_HD inline double log_factorial(double k) {
+  if (k < 16.0) {
+    // log(k!) rounded to double (mpmath), k = 0 .. 15.
+    constexpr double table[16] = {0.0,
+                                  0.0,
+                                  0x1.62e42fefa39efp-1,
+                                  0x1.cab0bfa2a2002p+0,
+                                  0x1.96ca77c922cf9p+1,
+                                  0x1.326643c4479c9p+2,
+                                  0x1.a51273acf01cap+2,
+                                  0x1.10ce1f32dcc30p+3,
+                                  0x1.5358e82fcb70dp+3,
+                                  0x1.99a8921a7f7cfp+3,
+                                  0x1.e357590954d15p+3,
+                                  0x1.180973f3a8d74p+4,
+                                  0x1.3fcba16d50143p+4,
+                                  0x1.68d5a9c3b32cep+4,
+                                  0x1.930f3df162a42p+4,
+                                  0x1.be636a63fd346p+4};
+    return table[static_cast<int>(k)];
+  }
+  const double x = k + 1.0;
+  const double r = 1.0 / x;
+  const double r2 = r * r;
+  const double series =
+      r * (1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 * (1.0 / 1260.0 - r2 * (1.0 / 1680.0))));
+  return (x - 0.5) * log(x) - x + detail::kHalfLog2Pi + series;
+}
+
+}  // namespace numcu::rmath

@@ -1,0 +1,328 @@
+"""Random numbers: NumPy's ``Generator`` on numcu's devices, with NumPy's Philox stream.
+
+``numcu.random.default_rng(seed)`` and ``numcu.random.Generator(bit_generator)`` take NumPy's
+``Philox`` bit generator (counter-based: its k-th word depends only on its key and on k),
+seeded through NumPy's ``SeedSequence``. Every value is a function of the key and of its
+position in the stream, so:
+
+- the CPU backend and every GPU give the same bits for the same state, whatever the threads,
+  blocks or streams;
+- making an array in two calls gives the same values as making it in one, and the bit
+  generator's state afterwards is the one NumPy's Generator leaves after the same draws, so NumPy
+  can carry on from it;
+- ``random`` (float64 and float32), ``uniform``, ``integers`` (until NumPy rejects a draw) and
+  ``geometric`` (p >= 1/3) are NumPy's own values. Where NumPy draws a variable number of words
+  per value (ziggurat normals and exponentials, rejection samplers), numcu takes a fixed number
+  of draws per value instead (Box-Muller normals, inverse-function exponentials, and a value's
+  own substream for any further attempts of a rejection sampler): its values are then not
+  NumPy's, but the stream advances exactly as the method's docstring says.
+
+New arrays go where numcu's creation functions put them (the current GPU, else the host, or
+``device=``), or into ``out=``. The module-level functions (``rand``, ``randn``, ``randint``,
+``random``, ``seed``, ...) draw from a module-level Generator on a Philox bit generator: they are
+not NumPy's legacy MT19937 stream, and ``seed(s)`` does not give ``numpy.random.seed(s)``'s
+values.
+"""
+
+from __future__ import annotations
+
+import inspect as _inspect
+import operator as _operator
+
+import numpy as _np
+
+from ._load import load_core
+
+_core = load_core()
+
+Philox = _np.random.Philox
+SeedSequence = _np.random.SeedSequence
+BitGenerator = _np.random.BitGenerator
+
+#: The distributions' table (numcu/distributions.hpp): name, parameters, draws per value,
+#: dtypes, flags, docstring.
+DISTRIBUTIONS = _core.random_distributions
+
+
+def _is_device_array(x):
+    return hasattr(x, "__cuda_array_interface__") or type(x).__module__.startswith("numcu")
+
+
+def _host(x):
+    """`x` as a NumPy array (device arrays are copied to the host)."""
+    if _is_device_array(x) and not isinstance(x, _np.ndarray):
+        return _core.asnumpy(x)
+    return _np.asarray(x)
+
+
+def _method(name):
+    function = getattr(_core, "_random_" + name)
+
+    def method(self, *args, **kwargs):
+        return function(self._bit_generator, *args, **kwargs)
+
+    signature = _inspect.signature(function)
+    parameters = list(signature.parameters.values())
+    self_parameter = _inspect.Parameter("self", _inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__signature__ = signature.replace(parameters=[self_parameter, *parameters[1:]])
+    method.__name__ = name
+    method.__qualname__ = "Generator." + name
+    method.__doc__ = function.__doc__
+    return method
+
+
+class Generator:
+    """NumPy's ``numpy.random.Generator`` on numcu's devices (see the module's docstring).
+
+    Parameters
+    ----------
+    bit_generator : numpy.random.Philox
+        The counter-based bit generator whose stream the values come from; its state advances
+        as NumPy's Generator would advance it.
+    """
+
+    def __init__(self, bit_generator):
+        state = getattr(bit_generator, "state", None)
+        if not isinstance(state, dict) or state.get("bit_generator") != "Philox":
+            raise TypeError(
+                "numcu.random.Generator: the bit generator must be a numpy.random.Philox (a "
+                f"counter-based generator), not {type(bit_generator).__name__}"
+            )
+        self._bit_generator = bit_generator
+
+    @property
+    def bit_generator(self):
+        """The bit generator (a ``numpy.random.Philox``) the values come from."""
+        return self._bit_generator
+
+    def __repr__(self):
+        return f"{self} at 0x{id(self):X}"
+
+    def __str__(self):
+        return f"numcu.random.Generator({type(self._bit_generator).__name__})"
+
+    def __reduce__(self):
+        return (type(self), (self._bit_generator,))
+
+    def spawn(self, n_children):
+        """Independent child Generators, through the bit generator's ``SeedSequence``."""
+        n_children = _operator.index(n_children)
+        if n_children < 0:
+            raise ValueError("n_children must be non-negative")
+        return [type(self)(g) for g in _spawn_bit_generators(self._bit_generator, n_children)]
+
+    def integers(
+        self,
+        low,
+        high=None,
+        size=None,
+        dtype=_np.int64,
+        endpoint=False,
+        *,
+        device=None,
+        stream=None,
+    ):
+        """Integers uniform on [low, high), or [low, high] with ``endpoint=True``.
+
+        NumPy's arguments, dtypes (bool and the signed and unsigned integers), checks and
+        messages. The values are NumPy's (Lemire's method on the same draws: a 32-bit draw
+        where the range fits 32 bits, else 64; fields of one for 8- and 16-bit dtypes and
+        bool) until NumPy rejects a draw (probability ``(2**w mod range) / 2**w`` per value);
+        numcu then draws from the value's own substream, so every value takes one draw and the
+        state advances by exactly n draws (NumPy's, for n a multiple of the values per draw).
+        With array bounds every value takes a 32-bit draw (64-bit for 64-bit dtypes).
+
+        device, stream : where the values are made (numcu's default device unless given).
+        """
+        if high is None:
+            high, low = low, 0
+        dt = _np.dtype(dtype)
+        info = _integer_info(dt)
+        if info is None:  # the compiled entry raises NumPy's TypeError / ValueError
+            return _core._random_integers(self._bit_generator, 0, 0, size, dt)
+        lo = _host(low)
+        hi = _host(high)
+        if lo.ndim == 0 and hi.ndim == 0:
+            off, rng = _scalar_bounds(int(lo), int(hi), endpoint, dt, info)
+            result = _core._random_integers(
+                self._bit_generator, off, rng, size, dt, device=device, stream=stream
+            )
+            if size is None and isinstance(result, _np.ndarray):
+                result = result[()]
+                if dtype is int or dtype is bool:
+                    result = dtype(result)
+            return result
+        off, rng = _array_bounds(lo, hi, endpoint, dt, info)
+        return _core._random_integers(
+            self._bit_generator, off, rng, size, dt, device=device, stream=stream
+        )
+
+
+for _entry in DISTRIBUTIONS:
+    if not _entry[4]["own_binding"]:
+        setattr(Generator, _entry[0], _method(_entry[0]))
+del _entry
+
+
+def _spawn_bit_generators(bit_generator, n):
+    spawn = getattr(bit_generator, "spawn", None)
+    if spawn is not None:  # NumPy 1.25 and later
+        return spawn(n)
+    seed_seq = bit_generator._seed_seq
+    return [type(bit_generator)(s) for s in seed_seq.spawn(n)]
+
+
+# ------------------------------------------------------------------------------------------------
+# integers: NumPy's bounds (numpy/random/_bounded_integers.pyx), as an offset and an inclusive
+# range for the compiled entry.
+
+_INTEGER_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _integer_info(dt):
+    if not dt.isnative or dt.name not in _INTEGER_DTYPES:
+        return None
+    if dt.kind == "b":
+        return 0, 1, 1
+    ii = _np.iinfo(dt)
+    return int(ii.min), int(ii.max), dt.itemsize * 8
+
+
+def _bounds_error(closed, low):
+    if not _np.any(low):
+        return f"high {'<' if closed else '<='} 0"
+    return f"low {'>' if closed else '>='} high"
+
+
+def _scalar_bounds(low, high, endpoint, dt, info):
+    lb, ub, bits = info
+    if not endpoint:
+        high -= 1
+    if low < lb:
+        raise ValueError(f"low is out of bounds for {dt.name}")
+    if high > ub:
+        raise ValueError(f"high is out of bounds for {dt.name}")
+    if low > high:
+        raise ValueError(_bounds_error(endpoint, low))
+    return low % 2**64, high - low
+
+
+def _as_ints(a):
+    """`a` as an object array of Python ints (floats truncated, as NumPy casts them)."""
+    return _np.asarray(_np.frompyfunc(int, 1, 1)(a), dtype=object).reshape(a.shape)
+
+
+def _array_bounds(lo, hi, endpoint, dt, info):
+    lb, ub, bits = info
+    lo_i = _as_ints(lo)
+    closed_hi = _as_ints(hi) - (0 if endpoint else 1)
+    closed_hi = _np.asarray(closed_hi, dtype=object).reshape(hi.shape)
+    if lo_i.size and _np.any(lo_i < lb):
+        raise ValueError(f"low is out of bounds for {dt.name}")
+    if closed_hi.size and _np.any(closed_hi > ub):
+        raise ValueError(f"high is out of bounds for {dt.name}")
+    lo_b, hi_b = _np.broadcast_arrays(lo_i, closed_hi)
+    if _np.any(_np.greater(lo_b, hi_b)):
+        raise ValueError(_bounds_error(endpoint, lo))
+    off = _np.array([v % 2**64 for v in lo_b.ravel()], dtype=_np.uint64).reshape(lo_b.shape)
+    rng = _np.array([h - v for v, h in zip(lo_b.ravel(), hi_b.ravel())], dtype=_np.uint64)
+    return off, rng.reshape(lo_b.shape)
+
+
+# ------------------------------------------------------------------------------------------------
+# Construction.
+
+
+def default_rng(seed=None):
+    """A Generator on a Philox bit generator seeded through NumPy's ``SeedSequence``.
+
+    ``seed``: None (fresh entropy), an int or sequence of ints, a ``SeedSequence``, a
+    ``numpy.random.Philox``, or a Generator (numcu's is returned as it is; NumPy's on a Philox
+    shares its bit generator). NumPy's ``default_rng`` makes a PCG64 instead: the same seed
+    gives other values there, but ``numpy.random.Generator(numpy.random.Philox(seed))`` gives
+    numcu's ``random``, ``uniform`` and ``integers`` values.
+    """
+    if isinstance(seed, Generator):
+        return seed
+    if isinstance(seed, _np.random.Generator):
+        return Generator(seed.bit_generator)
+    if isinstance(seed, BitGenerator):
+        return Generator(seed)
+    return Generator(Philox(seed))
+
+
+# ------------------------------------------------------------------------------------------------
+# The module-level functions NumPy scripts call, on a module-level Generator. They are not
+# NumPy's MT19937 stream: numpy.random.seed(s) and numcu.random.seed(s) give other values.
+
+_global = [None]
+
+
+def _generator():
+    if _global[0] is None:
+        _global[0] = Generator(Philox())
+    return _global[0]
+
+
+def seed(seed=None):
+    """Reseed the module-level Generator: ``Philox(seed)`` (not NumPy's MT19937 seeding)."""
+    _global[0] = Generator(Philox(seed))
+
+
+def get_generator():
+    """The Generator the module-level functions draw from."""
+    return _generator()
+
+
+def _shape(args):
+    if len(args) == 1 and not isinstance(args[0], int) and hasattr(args[0], "__len__"):
+        return tuple(args[0])
+    return tuple(args) if args else None
+
+
+def rand(*shape, device=None, stream=None):
+    """Floats uniform on [0, 1) of the given shape (a float with no arguments)."""
+    return _generator().random(_shape(shape), device=device, stream=stream)
+
+
+def randn(*shape, device=None, stream=None):
+    """Standard normal values of the given shape (a float with no arguments)."""
+    return _generator().standard_normal(_shape(shape), device=device, stream=stream)
+
+
+def randint(low, high=None, size=None, dtype=int, *, device=None, stream=None):
+    """Integers uniform on [low, high) (on [0, low) without `high`), int64 by default."""
+    return _generator().integers(low, high, size, dtype, device=device, stream=stream)
+
+
+def random(size=None, *, device=None, stream=None):
+    """Floats uniform on [0, 1)."""
+    return _generator().random(size, device=device, stream=stream)
+
+
+def normal(loc=0.0, scale=1.0, size=None, *, device=None, stream=None):
+    """Normal values of mean `loc` and standard deviation `scale`."""
+    return _generator().normal(loc, scale, size, device=device, stream=stream)
+
+
+def uniform(low=0.0, high=1.0, size=None, *, device=None, stream=None):
+    """Floats uniform on [low, high)."""
+    return _generator().uniform(low, high, size, device=device, stream=stream)
+
+
+__all__ = [
+    "DISTRIBUTIONS",
+    "BitGenerator",
+    "Generator",
+    "Philox",
+    "SeedSequence",
+    "default_rng",
+    "get_generator",
+    "normal",
+    "rand",
+    "randint",
+    "randn",
+    "random",
+    "seed",
+    "uniform",
+]
