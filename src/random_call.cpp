@@ -270,13 +270,14 @@ void check_out(const Call& c, const Operand& out, DType dtype, bool size_given,
 std::vector<std::int64_t> values_shape(const Call& c, py::handle size, const Output& o,
                                        const std::vector<Param*>& params) {
   std::vector<std::int64_t> shape;
+  // Every parameter's shape (scalars: ()), so that NumPy's broadcast error numbers them as
+  // NumPy does.
   py::list shapes;
   bool any_array = false;
   for (const Param* p : params) {
-    if (!p->scalar) {
-      shapes.append(py::tuple(py::cast(shape_of(p->array))));
-      any_array = true;
-    }
+    shapes.append(
+        py::tuple(py::cast(p->scalar ? std::vector<std::int64_t>{} : shape_of(p->array))));
+    any_array = any_array || !p->scalar;
   }
   if (!size.is_none()) {
     shape = shape_from(size, c.fname.c_str());

@@ -1,0 +1,536 @@
+"""numcu.random: NumPy's Generator on NumPy's Philox stream.
+
+Specification:
+- Philox4x64 gives Random123's published known-answer vectors (7 and 10 rounds);
+- with the same Philox state, the raw 64-bit words, ``random`` (float64 and float32, NumPy's
+  buffered 32-bit draws included), ``uniform``, ``geometric`` (p >= 1/3) and ``integers``
+  (every dtype, where NumPy rejects no draw) are NumPy's values bit for bit, and after every
+  call the bit generator's state (counter, buffer, buffer_pos, has_uint32, uinteger) is
+  NumPy's, so NumPy carries on where numcu stopped; ``standard_exponential`` is NumPy's
+  method='inv' within one unit in the last place;
+- every method of the table (``numcu.random.DISTRIBUTIONS``) gives the same values made in one
+  call or in two, whatever the split (NumPy's buffered words and pending half included), and
+  the same on any number of CPU threads;
+- CPU and GPU give the same bits for every method and dtype (gpu);
+- bad parameters raise NumPy's exception types with NumPy's messages, before any draw;
+- size=, out=, dtype=, device= and the module-level functions behave as documented.
+Statistical tests are in test_random_stats.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import gpu_param
+
+import numcu
+import numcu.random as nr
+
+SEEDS = (0, 1234, 2**63 + 12345)
+TABLE = {entry[0]: entry for entry in nr.DISTRIBUTIONS}
+DEVICES = ("cpu", gpu_param("cuda"))
+
+# One call per method of the table, with parameters that reach each algorithm's branches.
+CALLS = {
+    "random": [{}, {"dtype": np.float32}],
+    "uniform": [{"low": -3.0, "high": 5.0}],
+    "standard_normal": [{}, {"dtype": np.float32}],
+    "normal": [{"loc": 2.0, "scale": 3.0}],
+    "lognormal": [{"mean": 0.5, "sigma": 0.75}],
+    "standard_exponential": [{}, {"dtype": np.float32}],
+    "exponential": [{"scale": 2.5}],
+    "standard_gamma": [{"shape": 2.5}, {"shape": 0.4}, {"shape": 3.0, "dtype": np.float32}],
+    "gamma": [{"shape": 7.0, "scale": 0.5}, {"shape": 0.2}],
+    "beta": [{"a": 2.0, "b": 5.0}, {"a": 0.3, "b": 0.6}],
+    "chisquare": [{"df": 3.0}],
+    "poisson": [{"lam": 3.5}, {"lam": 40.0}],
+    "binomial": [{"n": 20, "p": 0.3}, {"n": 1000, "p": 0.45}, {"n": 100, "p": 0.95}],
+    "geometric": [{"p": 0.5}, {"p": 0.02}],
+    "integers": [
+        {"low": 0, "high": 1000},
+        {"low": -(2**40), "high": 2**50},
+        {"low": -5, "high": 100, "dtype": np.int32},
+        {"low": 0, "high": 300, "dtype": np.uint16},
+        {"low": -100, "high": 100, "dtype": np.int8},
+        {"low": 0, "high": 2, "dtype": np.bool_},
+    ],
+}
+CASES = [(name, kwargs) for name, calls in CALLS.items() for kwargs in calls]
+CASE_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for name, kw in CASES]
+
+
+def same_state(a, b):
+    """Two Philox states are equal in every field NumPy keeps."""
+    return (
+        np.array_equal(a["state"]["counter"], b["state"]["counter"])
+        and np.array_equal(a["state"]["key"], b["state"]["key"])
+        and np.array_equal(a["buffer"], b["buffer"])
+        and (a["buffer_pos"], a["has_uint32"], a["uinteger"])
+        == (b["buffer_pos"], b["has_uint32"], b["uinteger"])
+    )
+
+
+def pair(seed):
+    """A NumPy Generator and a numcu Generator on two Philox bit generators of one seed."""
+    a, b = np.random.Philox(seed), np.random.Philox(seed)
+    return np.random.Generator(a), nr.Generator(b)
+
+
+def draw(g, name, size, device, **kwargs):
+    result = getattr(g, name)(size=size, device=device, **kwargs)
+    return result.get() if isinstance(result, numcu.ndarray) else np.asarray(result)
+
+
+def test_every_method_of_the_table_is_tested():
+    assert set(CALLS) == set(TABLE)
+
+
+def test_the_table_names_the_generator_methods():
+    for name in TABLE:
+        assert callable(getattr(nr.Generator, name)), name
+        assert getattr(nr.Generator, name).__doc__, name
+
+
+# ------------------------------------------------------------------------------------------------
+# Philox4x64
+
+
+# Random123's kat_vectors (philox4x64: rounds, counter[4], key[2], expected[4]).
+KAT = """
+7 0000000000000000 0000000000000000 0000000000000000 0000000000000000 0000000000000000 0000000000000000 5dc8ee6268ec62cd 139bc570b6c125a0 84d6deb4fb65f49e aff7583376d378c2
+7 ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff 071dd84367903154 48e2bbdc722b37d1 6afa9890bb89f76c 9194c8d8ada56ac7
+7 243f6a8885a308d3 13198a2e03707344 a4093822299f31d0 082efa98ec4e6c89 452821e638d01377 be5466cf34e90c6c 513a366704edf755 f05d9924c07044d3 bef2cb9cbea74c6c 8db948de4caa1f8a
+10 0000000000000000 0000000000000000 0000000000000000 0000000000000000 0000000000000000 0000000000000000 16554d9eca36314c db20fe9d672d0fdc d7e772cee186176b 7e68b68aec7ba23b
+10 ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff 87b092c3013fe90b 438c3c67be8d0224 9cc7d7c69cd777b6 a09caebf594f0ba0
+10 243f6a8885a308d3 13198a2e03707344 a4093822299f31d0 082efa98ec4e6c89 452821e638d01377 be5466cf34e90c6c a528f45403e61d95 38c72dbd566e9788 a5a1610e72fd18b5 57bd43b5e52b7fe6
+"""  # noqa: E501
+
+
+@pytest.mark.parametrize("line", KAT.strip().splitlines())
+def test_philox_known_answer_vectors(line):
+    fields = line.split()
+    rounds, words = int(fields[0]), [int(x, 16) for x in fields[1:]]
+
+    got = numcu._core._philox(words[:4], words[4:6], rounds)
+
+    assert got == words[6:]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_raw_words_are_numpys(seed, device):
+    # integers over all of uint64 is NumPy's next_uint64: the bit generator's words.
+    bits = np.random.Philox(seed)
+    expected = bits.random_raw(1001)
+    g = nr.Generator(np.random.Philox(seed))
+
+    got = draw(g, "integers", 1001, device, low=0, high=2**64, dtype=np.uint64)
+
+    np.testing.assert_array_equal(got, expected)
+    assert same_state(g.bit_generator.state, bits.state)
+
+
+# ------------------------------------------------------------------------------------------------
+# NumPy's values and NumPy's state
+
+
+CALL_SEQUENCES = [
+    [("f8", 5)],
+    [("f4", 3), ("f8", 2), ("f4", 5), ("f4", 1)],
+    [("f4", 8), ("f4", 1000), ("f8", 7)],
+    [("f8", 1), ("f4", 1), ("f8", 1), ("f4", 2), ("f4", 17)],
+    [("f4", 100_003), ("f8", 65_537)],
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("sequence", CALL_SEQUENCES, ids=str)
+def test_random_is_numpys_call_after_call(sequence, device):
+    expected_g, g = pair(7)
+    for dtype, n in sequence:
+        expected = expected_g.random(n, dtype=dtype)
+
+        got = draw(g, "random", n, device, dtype=dtype)
+
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+        assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_numpy_carries_on_from_numcus_state(device):
+    expected_g, g = pair(99)
+    expected_g.random(5, dtype=np.float32)
+    draw(g, "random", 5, device, dtype=np.float32)
+    carry_on = np.random.Generator(g.bit_generator)
+
+    np.testing.assert_array_equal(carry_on.standard_normal(9), expected_g.standard_normal(9))
+    np.testing.assert_array_equal(carry_on.random(7, np.float32), expected_g.random(7, np.float32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_uniform_is_numpys(seed, device):
+    expected_g, g = pair(seed)
+    low = np.linspace(-4, 4, 7)
+
+    got = [draw(g, "uniform", 1001, device, low=-2.5, high=7.0)]
+    got.append(draw(g, "uniform", None, device, low=low[:, None], high=[9.0, 10.0]))
+
+    np.testing.assert_array_equal(got[0], expected_g.uniform(-2.5, 7.0, 1001))
+    np.testing.assert_array_equal(got[1], expected_g.uniform(low[:, None], [9.0, 10.0]))
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("p", [1 / 3 + 1e-12, 0.5, 0.99, 1.0])
+def test_geometric_search_is_numpys(p, device):
+    expected_g, g = pair(3)
+
+    got = draw(g, "geometric", 5003, device, p=p)
+
+    np.testing.assert_array_equal(got, expected_g.geometric(p, 5003))
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
+# Ranges whose size is a power of two, where Lemire's method never rejects: NumPy's values for
+# every dtype and every width of draw; and wide 64-bit ranges, where a rejection has a
+# probability below 2^-20 per value.
+INTEGER_RANGES = [
+    ("bool", 0, 1),
+    ("int8", -128, 127),
+    ("int8", -16, 15),
+    ("uint8", 0, 63),
+    ("int16", -512, 511),
+    ("uint16", 0, 65535),
+    ("int32", -(2**31), 2**31 - 1),
+    ("int32", 10, 10 + 2**20 - 1),
+    ("uint32", 0, 2**16 - 1),
+    ("int64", 0, 1023),
+    ("int64", -(2**40), 2**44),
+    ("uint64", 5, 2**63),
+    ("int64", 7, 7),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("first", [0, 1, 3])
+@pytest.mark.parametrize(("dtype", "low", "high"), INTEGER_RANGES, ids=str)
+def test_integers_are_numpys(dtype, low, high, first, device):
+    # `first` float32 values leave NumPy's buffer and pending half at other places.
+    expected_g, g = pair(11)
+    expected_g.random(first, dtype=np.float32)
+    draw(g, "random", first, device, dtype=np.float32)
+
+    got = [
+        draw(g, "integers", n, device, low=low, high=high, dtype=dtype, endpoint=True)
+        for n in (64, 7, 1000)
+    ]
+
+    for n, values in zip((64, 7, 1000), got):
+        expected = expected_g.integers(low, high, n, dtype=dtype, endpoint=True)
+        assert values.dtype == expected.dtype
+        np.testing.assert_array_equal(values, expected)
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
+def test_integers_keep_numpys_values_until_numpy_rejects():
+    # int64 in [0, 1000): NumPy rejects a 32-bit draw with probability 296 / 2^32.
+    expected_g, g = pair(5)
+
+    got = g.integers(0, 1000, 100_000, device="cpu")
+
+    np.testing.assert_array_equal(got, expected_g.integers(0, 1000, 100_000))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_standard_exponential_is_numpys_inversion(dtype, device):
+    expected_g, g = pair(21)
+
+    got = draw(g, "standard_exponential", 20_001, device, dtype=dtype, method="inv")
+
+    expected = expected_g.standard_exponential(20_001, dtype=dtype, method="inv")
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_max_ulp(got, expected, maxulp=1)
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_seeding_spawn_and_jumps_are_numpys(seed):
+    expected = np.random.Generator(np.random.Philox(seed))
+    g = nr.default_rng(seed)
+    np.testing.assert_array_equal(g.random(9, device="cpu"), expected.random(9))
+
+    for child, expected_child in zip(g.spawn(3), expected.spawn(3)):
+        np.testing.assert_array_equal(child.random(5, device="cpu"), expected_child.random(5))
+    jumped = nr.Generator(g.bit_generator.jumped(2))
+    np.testing.assert_array_equal(
+        jumped.random(6, device="cpu"),
+        np.random.Generator(expected.bit_generator.jumped(2)).random(6),
+    )
+    g.bit_generator.advance(12345)
+    expected.bit_generator.advance(12345)
+    np.testing.assert_array_equal(g.random(4, device="cpu"), expected.random(4))
+
+
+def test_default_rng_takes_numpys_seeds_and_generators():
+    seq = np.random.SeedSequence(42)
+    philox = np.random.Philox(seq)
+    expected = np.random.Generator(np.random.Philox(np.random.SeedSequence(42))).random(4)
+
+    for seed in (np.random.SeedSequence(42), np.random.Philox(np.random.SeedSequence(42))):
+        np.testing.assert_array_equal(nr.default_rng(seed).random(4, device="cpu"), expected)
+    g = nr.default_rng(np.random.Generator(philox))
+    assert g.bit_generator is philox
+    assert nr.default_rng(g) is g
+    with pytest.raises(TypeError, match="Philox"):
+        nr.Generator(np.random.PCG64(1))
+
+
+# ------------------------------------------------------------------------------------------------
+# Counter-based: splits, threads and devices do not change a value
+
+
+def kwargs_for(kwargs):
+    return {k: v for k, v in kwargs.items()}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=CASE_IDS)
+def test_two_calls_give_one_calls_values(name, kwargs, device):
+    # Splits after 1, 3 and 37 values move the second call's start into NumPy's buffered words
+    # and pending half; 8- and 16-bit integers and bool split where NumPy's packing allows.
+    pack = {"bool_": 32, "bool": 32, "int8": 4, "uint16": 2}.get(
+        np.dtype(kwargs.get("dtype", np.float64)).name, 1
+    )
+    n = 3001
+    whole_g = nr.Generator(np.random.Philox(17))
+    whole = draw(whole_g, name, n, device, **kwargs)
+    for first in (1, 3, 37):
+        split = first * pack
+        g = nr.Generator(np.random.Philox(17))
+
+        parts = [draw(g, name, split, device, **kwargs), draw(g, name, n - split, device, **kwargs)]
+
+        np.testing.assert_array_equal(np.concatenate(parts), whole)
+        assert same_state(g.bit_generator.state, whole_g.bit_generator.state)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=CASE_IDS)
+def test_threads_do_not_change_a_value(name, kwargs):
+    n = 300_007
+    before = numcu.get_num_threads()
+    try:
+        numcu.set_num_threads(1)
+        one = draw(nr.Generator(np.random.Philox(4)), name, n, "cpu", **kwargs)
+        numcu.set_num_threads(max(2, before))
+        many = draw(nr.Generator(np.random.Philox(4)), name, n, "cpu", **kwargs)
+    finally:
+        numcu.set_num_threads(before)
+
+    np.testing.assert_array_equal(one, many)
+
+
+# Draws before the call: NumPy's buffer and pending half left in other places (the last: a
+# pending half whose word is no longer in the buffer).
+OFFSETS = {
+    "none": [],
+    "f4x1": [(np.float32, 1)],
+    "f4x5": [(np.float32, 5)],
+    "f4x3-f8x1": [(np.float32, 3), (np.float64, 1)],
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("offset", list(OFFSETS))
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=CASE_IDS)
+def test_cpu_and_gpu_give_the_same_bits(name, kwargs, offset):
+    results, states = [], []
+    for device in ("cpu", "cuda"):
+        g = nr.Generator(np.random.Philox(23))
+        for dtype, n in OFFSETS[offset]:
+            draw(g, "random", n, device, dtype=dtype)
+        results.append(draw(g, name, (517, 1023), device, **kwargs))
+        states.append(g.bit_generator.state)
+
+    assert results[0].dtype == results[1].dtype
+    np.testing.assert_array_equal(results[0], results[1])
+    assert same_state(*states)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=CASE_IDS)
+def test_gpu_values_are_the_cpus_at_scale(name, kwargs):
+    # Enough values that every GPU thread makes several blocks' values.
+    n = 3 * 2**20 + 5
+    cpu = draw(nr.Generator(np.random.Philox(8)), name, n, "cpu", **kwargs)
+
+    gpu = draw(nr.Generator(np.random.Philox(8)), name, n, "cuda", **kwargs)
+
+    np.testing.assert_array_equal(cpu, gpu)
+
+
+@pytest.mark.gpu
+def test_gpu_values_on_streams_and_into_out():
+    g1, g2 = nr.default_rng(5), nr.default_rng(5)
+    s = numcu.cuda.Stream(non_blocking=True)
+    out = numcu.empty((1000,), dtype="float32")
+
+    a = g1.standard_normal((1000,), dtype=np.float32, stream=s)
+    g2.standard_normal(out=out, dtype=np.float32)
+    s.synchronize()
+
+    assert isinstance(a, numcu.ndarray)
+    np.testing.assert_array_equal(a.get(), out.get())
+
+
+@pytest.mark.gpu
+def test_device_array_parameters_keep_the_work_on_their_gpu():
+    loc = numcu.asarray(np.arange(6.0))
+    expected = nr.default_rng(2).normal(np.arange(6.0), 2.0, device="cpu")
+
+    got = nr.default_rng(2).normal(loc, 2.0)
+
+    assert isinstance(got, numcu.ndarray)
+    np.testing.assert_array_equal(got.get(), expected)
+
+
+# ------------------------------------------------------------------------------------------------
+# Parameters, size, out, dtype
+
+
+def test_parameters_broadcast_against_size():
+    g = nr.default_rng(1)
+    loc = np.arange(3.0)
+
+    assert g.normal(loc, 1.0, device="cpu").shape == (3,)
+    assert g.normal(loc[:, None], [1.0, 2.0], device="cpu").shape == (3, 2)
+    assert g.normal(loc, 1.0, size=(4, 3), device="cpu").shape == (4, 3)
+
+
+@pytest.mark.parametrize("name", ["normal", "lognormal"])
+def test_array_parameters_apply_value_by_value(name):
+    # normal(loc, scale) is loc + scale * z with z standard_normal()'s value at that position.
+    loc = np.linspace(-3, 3, 11)
+    z = nr.default_rng(3).standard_normal(11, device="cpu")
+
+    got = getattr(nr.default_rng(3), name)(loc, 2.0, device="cpu")
+
+    expected = loc + 2.0 * z
+    if name == "lognormal":
+        np.testing.assert_allclose(got, np.exp(expected), rtol=4e-16)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_a_single_value_is_a_python_number_on_the_host():
+    g = nr.default_rng(0)
+
+    assert type(g.random(device="cpu")) is float
+    assert type(g.random(dtype=np.float32, device="cpu")) is float
+    assert type(g.normal(device="cpu")) is float
+    assert type(g.poisson(3.0, device="cpu")) is int
+    assert type(g.integers(5, device="cpu")) is np.int64
+    assert type(g.integers(5, dtype=int, device="cpu")) is int
+    assert g.random(size=(), device="cpu").shape == ()
+
+
+def test_out_is_filled_in_memory_order():
+    expected = nr.default_rng(4).random(12, device="cpu")
+    out_c = np.full((3, 4), np.nan)
+    out_f = np.full((3, 4), np.nan, order="F")
+
+    nr.default_rng(4).random(out=out_c, device="cpu")
+    nr.default_rng(4).random(out=out_f, device="cpu")
+
+    np.testing.assert_array_equal(out_c.ravel(order="C"), expected)
+    np.testing.assert_array_equal(out_f.ravel(order="F"), expected)
+
+
+def test_zero_values_draw_nothing():
+    g = nr.default_rng(4)
+    before = g.bit_generator.state
+
+    assert g.standard_normal((0, 3), device="cpu").shape == (0, 3)
+    assert same_state(before, g.bit_generator.state)
+
+
+# ------------------------------------------------------------------------------------------------
+# Errors: NumPy's types and messages
+
+
+ERRORS = [
+    ("normal", (0.0, -1.0), {}),
+    ("normal", (0.0, [1.0, -0.0]), {}),
+    ("exponential", (-2.0,), {}),
+    ("gamma", (-1.0,), {}),
+    ("standard_gamma", (-1.0,), {}),
+    ("beta", (0.0, 1.0), {}),
+    ("chisquare", (0.0,), {}),
+    ("poisson", (-1.0,), {}),
+    ("poisson", (float("nan"),), {}),
+    ("poisson", (1e19,), {}),
+    ("binomial", (10, 1.5), {}),
+    ("binomial", (-1, 0.5), {}),
+    ("geometric", (0.0,), {}),
+    ("geometric", ([0.5, 1.5],), {}),
+    ("uniform", (-1e308, 1e308), {}),
+    ("integers", (5, 5), {}),
+    ("integers", (0,), {}),
+    ("integers", (-1, 5), {"dtype": np.uint8}),
+    ("integers", (0, 300), {"dtype": np.uint8}),
+    ("integers", ([0, 4], 3), {}),
+    ("integers", (0, 5), {"dtype": np.float64}),
+    ("random", (), {"dtype": np.int32}),
+    ("standard_normal", (), {"dtype": np.float16}),
+    ("random", (), {"size": -1}),
+    ("normal", (0.0, [1.0, 2.0]), {"size": (3, 3)}),
+    ("normal", (0.0, [1.0, 2.0]), {"size": (3, 1)}),
+    ("random", (), {"out": np.empty(3, np.float32)}),
+    ("random", (), {"out": np.empty(4), "size": 3}),
+    ("random", (), {"out": np.empty((4, 4))[:, ::2]}),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "kwargs"), ERRORS, ids=str)
+def test_bad_arguments_raise_numpys_errors_before_any_draw(name, args, kwargs):
+    numpy_g = np.random.Generator(np.random.Philox(1))
+    with pytest.raises(Exception) as expected:  # noqa: PT011 - NumPy's, whatever it is
+        getattr(numpy_g, name)(*args, **kwargs)
+    g = nr.default_rng(1)
+    before = g.bit_generator.state
+
+    with pytest.raises(expected.type) as got:
+        getattr(g, name)(*args, device="cpu", **kwargs)
+
+    assert str(expected.value) in str(got.value)
+    assert same_state(before, g.bit_generator.state)
+
+
+def test_size_overflow_is_a_value_error():
+    with pytest.raises(ValueError, match="too big"):
+        nr.default_rng(1).random((2**40, 2**40), device="cpu")
+
+
+# ------------------------------------------------------------------------------------------------
+# The module-level functions
+
+
+def test_module_level_functions_draw_from_a_module_generator():
+    nr.seed(77)
+    first = (nr.rand(2, 3, device="cpu"), nr.randn(4, device="cpu"))
+    nr.seed(77)
+    again = (nr.rand(2, 3, device="cpu"), nr.randn(4, device="cpu"))
+
+    assert first[0].shape == (2, 3) and first[1].shape == (4,)
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])
+    assert type(nr.rand(device="cpu")) is float
+    assert nr.randint(5, size=10, device="cpu").dtype == np.int64
+    assert ((0 <= nr.random(100, device="cpu")) & (nr.random(100, device="cpu") < 1)).all()
+    assert nr.normal(3.0, 0.0, 4, device="cpu").tolist() == [3.0] * 4
+    assert nr.uniform(2.0, 2.0, 3, device="cpu").tolist() == [2.0] * 3
+    # Not NumPy's MT19937 stream: numpy.random.seed(77) gives other values.
+    legacy = np.random.RandomState(77)
+    assert not np.array_equal(legacy.random_sample((2, 3)), again[0])
