@@ -16,6 +16,7 @@
 #include "arguments.hpp"
 #include "execution.hpp"
 #include "fastcall.hpp"
+#include "host_memory.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/checked.hpp"
@@ -364,8 +365,10 @@ void allocate(Output& o, DType dtype, const std::vector<std::int64_t>& shape) {
   v.device = kHost;
   std::copy(shape.begin(), shape.end(), v.shape);
   dense_strides(dtype, ndim, shape.data(), nullptr, v.strides);
-  o.object = numpy_empty(dtype, ndim, v.shape, v.strides);
-  v.data = static_cast<char*>(py::array(o.object).mutable_data());
+  // In a block of the page-locked pool where there is one (as the CPU backend's other results):
+  // its pages are not faulted in again on every call.
+  o.object = numpy_result(dtype, ndim, v.shape, v.strides, &v.data,
+                          host_path_config().cpu_pool_min_bytes);
 }
 
 // The shared body: `params` are the distribution's parameters (integers: off and rng), `size`,

@@ -19,36 +19,121 @@ constexpr int kChunk = 64;
 // Blocks a thread takes at least (about 2^14 values).
 constexpr std::int64_t kGrainBlocks = 1 << 11;
 
-// Values [first, first + count) from the units of consecutive blocks b0, b0 + 1, ... (units
-// holds each block's units in turn).
+// The same, value by value, each with its substream (rejection sampling).
 template <class F, class T, class U, int V>
-void block_values(const F& f, const Plan& p, std::int64_t b0, const U* units, std::int64_t first,
-                  std::int64_t count, T* out) {
+NUMCU_FORCEINLINE void block_values_one_by_one(const F& f, const Plan& p, std::int64_t b0,
+                                               const U* units, std::int64_t first,
+                                               std::int64_t count, T* out) {
   constexpr int kUnits = loop::kUnitsPerBlock<U>;
-  if constexpr (F::paired) {
-    static_assert(V == kUnits, "pairs take one unit per value");
-    for (std::int64_t k = 0; k < count; k += 2) {
-      T z0, z1;
-      F::pair(units[k], units[k + 1], z0, z1);
-      out[first + k] = f.finish(z0, args_at(p.params, first + k));
-      if (k + 1 < count) out[first + k + 1] = f.finish(z1, args_at(p.params, first + k + 1));
-    }
-  } else {
-    for (std::int64_t k = 0; k < count; ++k) {
-      const std::int64_t b = k / V;
-      const philox::Counter c =
-          philox::add(p.stream.counter, static_cast<std::uint64_t>(b0 + b) + 1);
-      out[first + k] = loop::block_value<F, T, U>(f, p, units + b * kUnits, c,
-                                                  static_cast<int>(k % V), first + k);
-    }
+  for (std::int64_t k = 0; k < count; ++k) {
+    const std::int64_t b = k / V;
+    const philox::Counter c = philox::add(p.stream.counter, static_cast<std::uint64_t>(b0 + b) + 1);
+    out[first + k] =
+        loop::block_value<F, T, U>(f, p, units + b * kUnits, c, static_cast<int>(k % V), first + k);
   }
 }
 
+bool has_array_params(const Params& q) {
+  return q.array[0] || q.array[1] || q.array[2] || q.off_array || q.rng_array;
+}
+
+// Values [first, first + count) from the units of consecutive blocks b0, b0 + 1, ... (units
+// holds each block's units in turn). The loops the compiler vectorizes come first: transforms
+// without rejection, their parameters the same for every value; then integers (Lemire's
+// products for all values, the rare rejected ones made again alone); the rest value by value.
 template <class F, class T, class U, int V>
-NUMCU_CPU_CLONES void block_values_avx512(const F& f, const Plan& p, std::int64_t b0,
-                                          const U* units, std::int64_t first, std::int64_t count,
-                                          T* out) {
-  block_values<F, T, U, V>(f, p, b0, units, first, count, out);
+NUMCU_FORCEINLINE void block_values(const F& f, const Plan& p, std::int64_t b0, const U* units,
+                                    std::int64_t first, std::int64_t count, T* out) {
+  constexpr int kUnits = loop::kUnitsPerBlock<U>;
+  T* o = out + first;
+  const bool arrays = has_array_params(p.params);
+  if constexpr (F::paired) {
+    static_assert(V == kUnits, "pairs take one unit per value");
+    const std::int64_t pairs = count / 2;
+    if (!arrays) {
+      const Args a = args_at(p.params, 0);
+      for (std::int64_t k = 0; k < pairs; ++k) {
+        T z0, z1;
+        F::pair(units[2 * k], units[2 * k + 1], z0, z1);
+        o[2 * k] = f.finish(z0, a);
+        o[2 * k + 1] = f.finish(z1, a);
+      }
+    } else {
+      for (std::int64_t k = 0; k < pairs; ++k) {
+        T z0, z1;
+        F::pair(units[2 * k], units[2 * k + 1], z0, z1);
+        o[2 * k] = f.finish(z0, args_at(p.params, first + 2 * k));
+        o[2 * k + 1] = f.finish(z1, args_at(p.params, first + 2 * k + 1));
+      }
+    }
+    if (count % 2) {
+      T z0, z1;
+      F::pair(units[count - 1], units[count], z0, z1);
+      o[count - 1] = f.finish(z0, args_at(p.params, first + count - 1));
+    }
+  } else if constexpr ((F::binding & kReject) == 0) {
+    constexpr int kDraws = loop::table_traits<F>::draws;
+    const Retry none{};
+    if (!arrays) {
+      const Args a = args_at(p.params, 0);
+      for (std::int64_t k = 0; k < count; ++k) {
+        o[k] = f.template operator()<T, U>(Draw<U>{units + k * kDraws, 0, none}, a);
+      }
+    } else {
+      for (std::int64_t k = 0; k < count; ++k) {
+        o[k] = f.template operator()<T, U>(Draw<U>{units + k * kDraws, 0, none},
+                                           args_at(p.params, first + k));
+      }
+    }
+  } else if constexpr (std::is_same_v<F, Integers>) {
+    // Lemire's method without its rejection branch, and a count of the draws it would reject.
+    const int w = p.params.width;
+    const std::uint64_t full = w == 64 ? ~0ull : (1ull << w) - 1u;
+    const std::uint64_t off = p.params.off, rng = p.params.rng;
+    if (arrays || w == 64 || w == 1 || rng == 0 || rng == full) {
+      return block_values_one_by_one<F, T, U, V>(f, p, b0, units, first, count, out);
+    }
+    using R = typename std::conditional_t<std::is_same_v<T, bool>, std::common_type<std::uint8_t>,
+                                          std::make_unsigned<T>>::type;
+    const std::uint64_t excl = rng + 1;
+    const std::uint64_t threshold = (full - rng) % excl;
+    constexpr int kPack = V / kUnits;
+    std::int64_t rejected = 0;
+    for (std::int64_t k = 0; k < count; ++k) {
+      const std::uint64_t unit = units[k / kPack];
+      const std::uint64_t x = kPack > 1 ? (unit >> ((k % kPack) * (32 / kPack))) & full : unit;
+      const std::uint64_t m = x * excl;
+      rejected += (m & full) < threshold;
+      o[k] = static_cast<T>(static_cast<R>(off + (m >> w)));
+    }
+    if (rejected > 0) {
+      for (std::int64_t k = 0; k < count; ++k) {
+        const std::uint64_t unit = units[k / kPack];
+        const std::uint64_t x = kPack > 1 ? (unit >> ((k % kPack) * (32 / kPack))) & full : unit;
+        if (((x * excl) & full) < threshold) {
+          const std::int64_t b = k / V;
+          const philox::Counter c =
+              philox::add(p.stream.counter, static_cast<std::uint64_t>(b0 + b) + 1);
+          o[k] = loop::block_value<F, T, U>(f, p, units + b * kUnits, c, static_cast<int>(k % V),
+                                            first + k);
+        }
+      }
+    }
+  } else {
+    block_values_one_by_one<F, T, U, V>(f, p, b0, units, first, count, out);
+  }
+}
+
+// Blocks [b, b + nb): their units, then their values (one function, compiled for AVX-512, AVX2
+// and the baseline, the right one picked at run time).
+template <class F, class T, class U, int V>
+NUMCU_CPU_CLONES void chunk(const F& f, const Plan& p, std::int64_t b, int nb, T* out) {
+  constexpr int kUnits = loop::kUnitsPerBlock<U>;
+  alignas(64) U units[kChunk * kUnits];
+  for (int k = 0; k < nb; ++k) loop::block_units(p, b + k, units + k * kUnits);
+  const std::int64_t first = p.head + b * V;
+  const std::int64_t count = std::min<std::int64_t>(std::int64_t{nb} * V, p.n - first);
+  block_values<F, T, U, V>(f, p, b, units, first, count, out);
 }
 
 template <class F, class T, class U, int V>
@@ -60,15 +145,9 @@ void run_variant(const Plan& p, T* out) {
     });
   }
   if (p.blocks <= 0) return;
-  constexpr int kUnits = loop::kUnitsPerBlock<U>;
   cpu::parallel_for(p.blocks, kGrainBlocks, [&](std::int64_t begin, std::int64_t end) {
-    alignas(64) U units[kChunk * kUnits];
     for (std::int64_t b = begin; b < end; b += kChunk) {
-      const int nb = static_cast<int>(std::min<std::int64_t>(kChunk, end - b));
-      for (int k = 0; k < nb; ++k) loop::block_units(p, b + k, units + k * kUnits);
-      const std::int64_t first = p.head + b * V;
-      const std::int64_t count = std::min<std::int64_t>(std::int64_t{nb} * V, p.n - first);
-      block_values_avx512<F, T, U, V>(f, p, b, units, first, count, out);
+      chunk<F, T, U, V>(f, p, b, static_cast<int>(std::min<std::int64_t>(kChunk, end - b)), out);
     }
   });
 }

@@ -227,7 +227,7 @@ struct Random : HalvesForFloat32 {
   static constexpr ParamSpec params[] = {{nullptr, nullptr, Constraint::none}};
   static constexpr int nparams = 0;
   template <class T, class U>
-  NUMCU_HD T operator()(const Draw<U>& d, const Args&) const {
+  NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args&) const {
     if constexpr (std::is_same_v<T, float>) {
       return uniform24(d.u[0]);
     } else {
@@ -243,7 +243,7 @@ struct Uniform : Words {
   static constexpr int nparams = 2;
   // NumPy's random_uniform: lower + range * next_double, range = high - low.
   template <class T, class U>
-  NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
+  NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args& a) const {
     return a.p[0] + (a.p[1] - a.p[0]) * uniform53(d.u[0]);
   }
 };
@@ -253,7 +253,7 @@ struct Uniform : Words {
 // second. NumPy draws normals by the ziggurat (a rejection method): numcu's are not NumPy's.
 template <class T>
 NUMCU_HD NUMCU_FORCEINLINE void box_muller(T u1, T u2, T& z0, T& z1) {
-  const T r = rmath::sqrt(T(-2) * rmath::log(u1));
+  const T r = rmath::sqrt(T(-2) * rmath::log_normal(u1));
   T s, c;
   rmath::sincos_2pi(u2, s, c);
   z0 = r * c;
@@ -265,11 +265,11 @@ struct NormalPairs {
   static constexpr Unit unit = std::is_same_v<T, float> ? Unit::half : Unit::word;
   static constexpr bool paired = true;
   template <class T>
-  NUMCU_HD static void pair(std::uint32_t u0, std::uint32_t u1, T& z0, T& z1) {
+  NUMCU_HD NUMCU_FORCEINLINE static void pair(std::uint32_t u0, std::uint32_t u1, T& z0, T& z1) {
     box_muller(open_uniform32(u0), uniform24(u1), z0, z1);
   }
   template <class T>
-  NUMCU_HD static void pair(std::uint64_t u0, std::uint64_t u1, T& z0, T& z1) {
+  NUMCU_HD NUMCU_FORCEINLINE static void pair(std::uint64_t u0, std::uint64_t u1, T& z0, T& z1) {
     box_muller(open_uniform64(u0), uniform53(u1), z0, z1);
   }
 };
@@ -279,7 +279,7 @@ struct StandardNormal : NormalPairs {
   static constexpr ParamSpec params[] = {{nullptr, nullptr, Constraint::none}};
   static constexpr int nparams = 0;
   template <class T>
-  NUMCU_HD T finish(T z, const Args&) const {
+  NUMCU_HD NUMCU_FORCEINLINE T finish(T z, const Args&) const {
     return z;
   }
 };
@@ -291,7 +291,7 @@ struct Normal : NormalPairs {
   static constexpr int nparams = 2;
   // NumPy's random_normal: loc + scale * z.
   template <class T>
-  NUMCU_HD T finish(T z, const Args& a) const {
+  NUMCU_HD NUMCU_FORCEINLINE T finish(T z, const Args& a) const {
     return a.p[0] + a.p[1] * z;
   }
 };
@@ -302,21 +302,21 @@ struct Lognormal : NormalPairs {
                                          {"sigma", "1.0", Constraint::non_negative}};
   static constexpr int nparams = 2;
   template <class T>
-  NUMCU_HD T finish(T z, const Args& a) const {
+  NUMCU_HD NUMCU_FORCEINLINE T finish(T z, const Args& a) const {
     return rmath::exp(a.p[0] + a.p[1] * z);
   }
 };
 
 // NumPy's method='inv': -log1p(-U), U NumPy's uniform (as -log(1 - U), 1 - U exact), computed
 // in float64 for both dtypes.
-NUMCU_HD NUMCU_FORCEINLINE double exponential_of(double u) { return -rmath::log(1.0 - u); }
+NUMCU_HD NUMCU_FORCEINLINE double exponential_of(double u) { return -rmath::log_normal(1.0 - u); }
 
 struct StandardExponential : HalvesForFloat32 {
   static constexpr unsigned binding = kFill | kDtype | kMethod | kOut;
   static constexpr ParamSpec params[] = {{nullptr, nullptr, Constraint::none}};
   static constexpr int nparams = 0;
   template <class T, class U>
-  NUMCU_HD T operator()(const Draw<U>& d, const Args&) const {
+  NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args&) const {
     if constexpr (std::is_same_v<T, float>) {
       return static_cast<float>(exponential_of(uniform24(d.u[0])));
     } else {
@@ -330,14 +330,15 @@ struct Exponential : Words {
   static constexpr ParamSpec params[] = {{"scale", "1.0", Constraint::non_negative}};
   static constexpr int nparams = 1;
   template <class T, class U>
-  NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
+  NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args& a) const {
     return a.p[0] * exponential_of(uniform53(d.u[0]));
   }
 };
 
 // A standard normal from one word (Box-Muller's cosine on its two halves).
 NUMCU_HD NUMCU_FORCEINLINE double normal_of_word(std::uint64_t w) {
-  const double r = rmath::sqrt(-2.0 * rmath::log(open_uniform32d(static_cast<std::uint32_t>(w))));
+  const double r =
+      rmath::sqrt(-2.0 * rmath::log_normal(open_uniform32d(static_cast<std::uint32_t>(w))));
   double s, c;
   rmath::sincos_2pi(static_cast<double>(static_cast<std::uint32_t>(w >> 32)) * 0x1p-32, s, c);
   return r * c;

@@ -135,6 +135,41 @@ constexpr float kLn2Hi32 = 0x1.62e3p-1f;
 constexpr float kLn2Lo32 = 0x1.2fefa2p-17f;
 }  // namespace detail
 
+namespace detail {
+// log(x) for x = 2^k * (bits i): the reduction and the polynomial, without special cases. The
+// exponent is taken as a 32-bit arithmetic shift of the high word, so that the CPU backend's
+// loops vectorize with AVX2 as well as AVX-512.
+NUMCU_HD NUMCU_FORCEINLINE double log_bits(std::uint64_t i, int k) {
+  const std::uint64_t t = i - 0x3FE6A09E667F3BCDull;
+  const int e = static_cast<std::int32_t>(t >> 32) >> 20;
+  const double f =
+      as_double(i - (static_cast<std::uint64_t>(static_cast<std::int64_t>(e)) << 52)) - 1.0;
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  const double r = z * horner(z, 0x1.5555555555558p-1, 0x1.9999999995288p-2, 0x1.2492492df9f94p-2,
+                              0x1.c71c62dba6605p-3, 0x1.7462b73112de7p-3, 0x1.39fe142880193p-3,
+                              0x1.2b5baa716e7eap-3);
+  const double hfsq = 0.5 * f * f;
+  const double dk = static_cast<double>(k + e);
+  return dk * detail::kLn2Hi64 - ((hfsq - (s * (hfsq + r) + dk * detail::kLn2Lo64)) - f);
+}
+NUMCU_HD NUMCU_FORCEINLINE float log_bits(std::uint32_t i, int k) {
+  const int e = static_cast<std::int32_t>(i - 0x3F3504F3u) >> 23;
+  const float f = as_float(i - (static_cast<std::uint32_t>(e) << 23)) - 1.0f;
+  const float s = f / (2.0f + f);
+  const float z = s * s;
+  const float r = z * horner(z, 0x1.555556p-1f, 0x1.9999ecp-2f, 0x1.245c28p-2f, 0x1.ddd39p-3f);
+  const float hfsq = 0.5f * f * f;
+  const float dk = static_cast<float>(k + e);
+  return dk * detail::kLn2Hi32 - ((hfsq - (s * (hfsq + r) + dk * detail::kLn2Lo32)) - f);
+}
+}  // namespace detail
+
+// log(x) for a positive, finite, normal x (no special cases: the transforms' arguments are such),
+// the same bits as log(x).
+NUMCU_HD NUMCU_FORCEINLINE double log_normal(double x) { return detail::log_bits(bits(x), 0); }
+NUMCU_HD NUMCU_FORCEINLINE float log_normal(float x) { return detail::log_bits(bits(x), 0); }
+
 NUMCU_HD inline double log(double x) {
   std::uint64_t i = bits(x);
   int k = 0;
@@ -148,17 +183,7 @@ NUMCU_HD inline double log(double x) {
     i = bits(x);
     k = -54;
   }
-  const std::int64_t e = static_cast<std::int64_t>(i - 0x3FE6A09E667F3BCDull) >> 52;
-  const double f = as_double(i - (static_cast<std::uint64_t>(e) << 52)) - 1.0;
-  k += static_cast<int>(e);
-  const double s = f / (2.0 + f);
-  const double z = s * s;
-  const double r = z * horner(z, 0x1.5555555555558p-1, 0x1.9999999995288p-2, 0x1.2492492df9f94p-2,
-                              0x1.c71c62dba6605p-3, 0x1.7462b73112de7p-3, 0x1.39fe142880193p-3,
-                              0x1.2b5baa716e7eap-3);
-  const double hfsq = 0.5 * f * f;
-  const double dk = static_cast<double>(k);
-  return dk * detail::kLn2Hi64 - ((hfsq - (s * (hfsq + r) + dk * detail::kLn2Lo64)) - f);
+  return detail::log_bits(i, k);
 }
 
 NUMCU_HD inline float log(float x) {
@@ -174,15 +199,7 @@ NUMCU_HD inline float log(float x) {
     i = bits(x);
     k = -25;
   }
-  const std::int32_t e = static_cast<std::int32_t>(i - 0x3F3504F3u) >> 23;
-  const float f = as_float(i - (static_cast<std::uint32_t>(e) << 23)) - 1.0f;
-  k += e;
-  const float s = f / (2.0f + f);
-  const float z = s * s;
-  const float r = z * horner(z, 0x1.555556p-1f, 0x1.9999ecp-2f, 0x1.245c28p-2f, 0x1.ddd39p-3f);
-  const float hfsq = 0.5f * f * f;
-  const float dk = static_cast<float>(k);
-  return dk * detail::kLn2Hi32 - ((hfsq - (s * (hfsq + r) + dk * detail::kLn2Lo32)) - f);
+  return detail::log_bits(i, k);
 }
 
 // log(1 + x), accurate for small x: log(u) scaled by the rounding error of u = 1 + x.
@@ -253,8 +270,11 @@ namespace detail {
 
 template <class T>
 NUMCU_HD NUMCU_FORCEINLINE void quarter_turns(T t, T& s, T& c) {
-  const T q = floor(t + T(0.5));
-  const T f = t - q;  // exact
+  // The nearest integer by adding and removing 1.5 * 2^52 (2^23) rather than floor(), which
+  // compilers do not vectorize where floating-point exceptions are honoured.
+  constexpr T kShift = sizeof(T) == 8 ? T(0x1.8p52) : T(0x1.8p23f);
+  const T q = (t + kShift) - kShift;
+  const T f = t - q;  // exact, in [-1/2, 1/2]
   const T x = f * f;
   T sf, cf;
   if constexpr (sizeof(T) == 8) {
@@ -268,11 +288,15 @@ NUMCU_HD NUMCU_FORCEINLINE void quarter_turns(T t, T& s, T& c) {
     sf = f * horner(x, 0x1.921fb6p+0f, -0x1.4abbbap-1f, 0x1.465ec4p-4f, -0x1.2d9b7cp-8f);
     cf = horner(x, 0x1.000000p+0f, -0x1.3bd392p+0f, 0x1.03af5ap-2f, -0x1.4e5e6ep-6f);
   }
-  const int turn = static_cast<int>(q) & 3;
-  const T ss = (turn & 1) ? cf : sf;
-  const T cc = (turn & 1) ? sf : cf;
-  s = (turn & 2) ? -ss : ss;
-  c = ((turn + 1) & 2) ? -cc : cc;
+  // The quarter turn, q mod 4, as a float (no integer lanes, so that the CPU backend's loops
+  // vectorize): odd turns exchange sine and cosine; turns 2 and 3 negate the sine, 1 and 2 the
+  // cosine.
+  const T turn = q >= T(4) ? q - T(4) : q;  // q is 0 .. 4
+  const bool odd = turn == T(1) || turn == T(3);
+  const T ss = odd ? cf : sf;
+  const T cc = odd ? sf : cf;
+  s = turn >= T(2) ? -ss : ss;
+  c = (turn == T(1) || turn == T(2)) ? -cc : cc;
 }
 }  // namespace detail
 
