@@ -67,19 +67,22 @@ __global__ void __launch_bounds__(kThreads)
       // Long transforms (rejection loops): one copy of the transform, not one per value.
 #pragma unroll 1
       for (int k = 0; k < count; ++k) {
-        out[first + k] = loop::block_value<F, T, U>(f, p, units, c, k, first + k);
+        out[first + k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
       }
-    } else {
+    } else if (count == V) {  // a whole block: no test per value
 #pragma unroll
       for (int c0 = 0; c0 < V; c0 += kChunk) {
         alignas(16) T v[kChunk];
 #pragma unroll
         for (int k = 0; k < kChunk; ++k) {
-          if (c0 + k < count) {
-            v[k] = loop::block_value<F, T, U>(f, p, units, c, c0 + k, first + c0 + k);
-          }
+          v[k] = loop::block_value<F, T, U, V>(f, p, units, c, c0 + k, first + c0 + k);
         }
-        store_values(out + first + c0, v, count - c0);
+        store_values(out + first + c0, v, kChunk);
+      }
+    } else {  // the last block, cut short
+#pragma unroll 1
+      for (int k = 0; k < count; ++k) {
+        out[first + k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
       }
     }
   }

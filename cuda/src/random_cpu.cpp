@@ -28,8 +28,8 @@ NUMCU_FORCEINLINE void block_values_one_by_one(const F& f, const Plan& p, std::i
   for (std::int64_t k = 0; k < count; ++k) {
     const std::int64_t b = k / V;
     const philox::Counter c = philox::add(p.stream.counter, static_cast<std::uint64_t>(b0 + b) + 1);
-    out[first + k] =
-        loop::block_value<F, T, U>(f, p, units + b * kUnits, c, static_cast<int>(k % V), first + k);
+    out[first + k] = loop::block_value<F, T, U, V>(f, p, units + b * kUnits, c,
+                                                   static_cast<int>(k % V), first + k);
   }
 }
 
@@ -114,8 +114,8 @@ NUMCU_FORCEINLINE void block_values(const F& f, const Plan& p, std::int64_t b0, 
           const std::int64_t b = k / V;
           const philox::Counter c =
               philox::add(p.stream.counter, static_cast<std::uint64_t>(b0 + b) + 1);
-          o[k] = loop::block_value<F, T, U>(f, p, units + b * kUnits, c, static_cast<int>(k % V),
-                                            first + k);
+          o[k] = loop::block_value<F, T, U, V>(f, p, units + b * kUnits, c, static_cast<int>(k % V),
+                                               first + k);
         }
       }
     }

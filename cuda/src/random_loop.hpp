@@ -176,17 +176,19 @@ NUMCU_HD NUMCU_FORCEINLINE philox::Counter block_units(const Plan& p, std::int64
   return c;
 }
 
-// Values c0 .. c0 + count of a block whose units are `units` (block counter `c`): value k of the
-// block is value first + k of the call.
-template <class F, class T, class U>
+// Value k of a block that makes V values from its units (block counter `c`), which is value i
+// of the call. A value takes UnitsPerBlock / V units, or shares one with V / UnitsPerBlock-1
+// others (packed fields), both known at compile time.
+template <class F, class T, class U, int V>
 NUMCU_HD NUMCU_FORCEINLINE T block_value(const F& f, const Plan& p, const U* units,
                                          const philox::Counter& c, int k, std::int64_t i) {
+  constexpr int kUnits = kUnitsPerBlock<U>;
+  constexpr int kPack = V > kUnits ? V / kUnits : 1;
+  constexpr int kDraws = V > kUnits ? 1 : kUnits / V;
   const Args a = args_at(p.params, i);
-  const int units_per_value = p.draws.units;
-  const int pack = p.draws.pack;
-  const int r = pack > 1 ? k / pack : k * units_per_value;
+  const int r = kPack > 1 ? k / kPack : k * kDraws;
   const std::uint32_t place = sizeof(U) == 8 ? static_cast<std::uint32_t>(r) : 4u + r;
-  const Draw<U> d{units + r, pack > 1 ? k % pack : 0, retry_at(p, Place{c, place})};
+  const Draw<U> d{units + r, kPack > 1 ? k % kPack : 0, retry_at(p, Place{c, place})};
   return f.template operator()<T, U>(d, a);
 }
 
