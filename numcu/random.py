@@ -27,6 +27,7 @@ values.
 from __future__ import annotations
 
 import inspect as _inspect
+import math
 import operator as _operator
 
 import numpy as _np
@@ -157,11 +158,237 @@ class Generator:
             self._bit_generator, off, rng, size, dt, device=device, stream=stream
         )
 
+    # --------------------------------------------------------------------------------------------
+    # Sampling and permutations. A permutation is the order that sorts one raw 64-bit word of the
+    # stream per element (numcu.argsort, stable: equal words, about n^2 / 2^65 of them, keep
+    # their positions), so it is the same on the CPU and every GPU, and uniform over the
+    # permutations but for those ties; NumPy shuffles by Fisher-Yates instead, with a variable
+    # number of draws, so these are not NumPy's orders.
+
+    def _words(self, shape, device, stream):
+        return self.integers(0, 2**64, size=shape, dtype=_np.uint64, device=device, stream=stream)
+
+    def permutation(self, x, axis=0, *, device=None, stream=None):
+        """A random permutation of ``arange(x)`` (x an int), or a permuted copy of `x` along `axis`.
+
+        One raw 64-bit draw per element; the order sorts them (see above). Host arrays give NumPy
+        arrays, device arrays a numcu.ndarray on their GPU; an int follows numcu's default device.
+        """
+        if isinstance(x, (int, _np.integer)):
+            n = _operator.index(x)
+            if n < 0:
+                raise ValueError("negative dimensions are not allowed")
+            return _core.argsort(self._words((n,), device, stream), stream=stream)
+        arr, where = _array_and_device(x, device)
+        if arr.ndim == 0:
+            raise _np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
+        axis = _normalize_axis(axis, arr.ndim)
+        order = _core.argsort(self._words((arr.shape[axis],), where, stream), stream=stream)
+        return _numcu().take(arr, order, axis=axis, stream=stream)
+
+    def shuffle(self, x, axis=0, *, device=None, stream=None):
+        """Permute `x` in place along `axis` (the values ``permutation(x, axis)`` gives)."""
+        if isinstance(x, list):
+            order = _host(self.permutation(len(x), device="cpu"))
+            x[:] = [x[i] for i in order]
+            return
+        arr, _ = _array_and_device(x, device)
+        if getattr(arr, "flags", None) is not None and not arr.flags.writeable:
+            raise ValueError("array is read-only")
+        arr[...] = self.permutation(arr, axis, device=device, stream=stream)
+
+    def permuted(self, x, *, axis=None, out=None, device=None, stream=None):
+        """`x` with each slice along `axis` permuted independently (axis None: all of it).
+
+        One raw draw per element, in C order; each slice takes the order that sorts its draws.
+        """
+        arr, where = _array_and_device(x, device)
+        numcu = _numcu()
+        if axis is None:
+            flat = numcu.reshape(arr, (-1,)) if arr.ndim != 1 else arr
+            result = numcu.reshape(
+                numcu.take(flat, _core.argsort(self._words(flat.shape, where, stream)), axis=0),
+                arr.shape,
+            )
+        else:
+            axis = _normalize_axis(axis, arr.ndim)
+            keys = self._words(arr.shape, where, stream)
+            result = numcu.take_along_axis(arr, _core.argsort(keys, axis=axis), axis=axis)
+        if out is None:
+            return result
+        if tuple(out.shape) != tuple(arr.shape):
+            raise ValueError("out must have the same shape as x")
+        out[...] = result
+        return out
+
+    def choice(
+        self,
+        a,
+        size=None,
+        replace=True,
+        p=None,
+        axis=0,
+        shuffle=True,
+        *,
+        device=None,
+        stream=None,
+    ):
+        """Random samples of `a` (an int n: ``arange(n)``), NumPy's arguments and checks.
+
+        - With replacement, no `p`: ``integers(0, len(a), size)``, NumPy's values.
+        - With replacement and `p`: NumPy's inversion of p's cumulative sum (computed on the
+          host, as NumPy does) at ``random(size)``: NumPy's values.
+        - Without replacement, `p` given: NumPy's repeated draws (on the host): NumPy's values.
+        - Without replacement, no `p`: the first values of ``permutation(len(a))`` (NumPy uses
+          Floyd's or a partial Fisher-Yates shuffle: not its values).
+        """
+        numcu = _numcu()
+        pool, where = (None, device) if _is_int(a) else _array_and_device(a, device)
+        if pool is None:
+            pop_size = _operator.index(a)
+            if pop_size <= 0 and _size_count(size) > 0:
+                raise ValueError("a must be a positive integer unless no samples are taken")
+        else:
+            if pool.ndim == 0:
+                raise ValueError(f"a must be a sequence or an integer, not {type(a)}")
+            axis = _normalize_axis(axis, pool.ndim)
+            pop_size = pool.shape[axis]
+            if pop_size == 0 and _size_count(size) > 0:
+                raise ValueError("a cannot be empty unless no samples are taken")
+        shape = () if size is None else ((size,) if _is_int(size) else tuple(size))
+        count = _size_count(size)
+        if p is not None:
+            p = _checked_p(p, pop_size)
+        if replace:
+            if p is not None:
+                cdf = p.cumsum()
+                cdf /= cdf[-1]
+                u = self.random(shape, device=where, stream=stream)
+                cdf_there = cdf if _on_host(u) else numcu.asarray(cdf, device=_device_of(u))
+                idx = numcu.searchsorted(cdf_there, u, side="right", stream=stream)
+            else:
+                idx = self.integers(0, pop_size, size=shape, device=where, stream=stream)
+        else:
+            if count > pop_size:
+                raise ValueError(
+                    "Cannot take a larger sample than population when replace is False"
+                )
+            if count < 0:
+                raise ValueError("negative dimensions are not allowed")
+            if p is not None:
+                idx = self._choice_p_no_replace(p, count, shape, where, stream)
+            else:
+                order = self.permutation(pop_size, device=where, stream=stream)
+                idx = numcu.reshape(order[:count], shape)
+        if pool is None:
+            if size is None and not isinstance(idx, numcu.ndarray):
+                return _np.int64(_np.asarray(idx)[()])
+            return idx
+        result = numcu.take(pool, numcu.reshape(idx, (-1,)), axis=axis, stream=stream)
+        out_shape = pool.shape[:axis] + shape + pool.shape[axis + 1 :]
+        return numcu.reshape(result, out_shape) if out_shape != result.shape else result
+
+    def _choice_p_no_replace(self, p, count, shape, where, stream):
+        # NumPy's loop: draw the missing values, drop repeats, zero the probabilities found.
+        if _np.count_nonzero(p > 0) < count:
+            raise ValueError("Fewer non-zero entries in p than size")
+        p = p.copy()
+        found = _np.zeros(count, dtype=_np.int64)
+        n_uniq = 0
+        while n_uniq < count:
+            x = _host(self.random((count - n_uniq,), device="cpu"))
+            if n_uniq > 0:
+                p[found[0:n_uniq]] = 0
+            cdf = _np.cumsum(p)
+            cdf /= cdf[-1]
+            new = cdf.searchsorted(x, side="right")
+            _, unique_indices = _np.unique(new, return_index=True)
+            unique_indices.sort()
+            new = new.take(unique_indices)
+            found[n_uniq : n_uniq + new.size] = new
+            n_uniq += new.size
+        found = found.reshape(shape)
+        numcu = _numcu()
+        if where == "cpu" or (where is None and not numcu.cuda.is_available()):
+            return found
+        return numcu.asarray(found, device=where)
+
 
 for _entry in DISTRIBUTIONS:
     if not _entry[4]["own_binding"]:
         setattr(Generator, _entry[0], _method(_entry[0]))
 del _entry
+
+
+# ------------------------------------------------------------------------------------------------
+# Helpers of the sampling methods.
+
+
+def _numcu():
+    import numcu
+
+    return numcu
+
+
+def _is_int(x):
+    return isinstance(x, (int, _np.integer)) and not isinstance(x, bool)
+
+
+def _size_count(size):
+    if size is None:
+        return 1
+    if _is_int(size):
+        return int(size)
+    return int(_np.prod(tuple(size), dtype=_np.int64))
+
+
+def _on_host(x):
+    return not isinstance(x, _numcu().ndarray)
+
+
+def _device_of(x):
+    return x.device.id
+
+
+def _array_and_device(x, device):
+    """`x` as an array numcu takes (device arrays kept on their GPU), and where to work on it."""
+    numcu = _numcu()
+    if isinstance(x, numcu.ndarray):
+        return x, device if device is not None else x.device.id
+    if _is_device_array(x):
+        arr = numcu.asarray(x)
+        return arr, device if device is not None else arr.device.id
+    arr = _np.asarray(x)
+    return arr, device if device is not None else "cpu"
+
+
+def _normalize_axis(axis, ndim):
+    axis = _operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise _np.exceptions.AxisError(axis, ndim)
+    return axis % ndim
+
+
+def _checked_p(p, pop_size):
+    """NumPy's checks of choice's probabilities; p as float64 on the host."""
+    atol = _np.sqrt(_np.finfo(_np.float64).eps)
+    if isinstance(p, _np.ndarray) and _np.issubdtype(p.dtype, _np.floating):
+        atol = max(atol, _np.sqrt(_np.finfo(p.dtype).eps))
+    p = _np.ascontiguousarray(_host(p), dtype=_np.float64)
+    if p.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if p.size != pop_size:
+        raise ValueError("a and p must have same size")
+    total = math.fsum(p.tolist())
+    if _np.isnan(total):
+        raise ValueError("Probabilities contain NaN")
+    if _np.logical_or.reduce(p < 0):
+        raise ValueError("Probabilities are not non-negative")
+    if abs(total - 1.0) > atol:
+        raise ValueError(
+            "Probabilities do not sum to 1. See Notes section of docstring for more information."
+        )
+    return p
 
 
 def _spawn_bit_generators(bit_generator, n):
@@ -310,19 +537,37 @@ def uniform(low=0.0, high=1.0, size=None, *, device=None, stream=None):
     return _generator().uniform(low, high, size, device=device, stream=stream)
 
 
+def choice(a, size=None, replace=True, p=None, *, device=None, stream=None):
+    """Random samples of `a` (see Generator.choice)."""
+    return _generator().choice(a, size, replace, p, device=device, stream=stream)
+
+
+def permutation(x, *, device=None, stream=None):
+    """A permuted ``arange(x)``, or a permuted copy of `x` along its first axis."""
+    return _generator().permutation(x, device=device, stream=stream)
+
+
+def shuffle(x, *, device=None, stream=None):
+    """Permute `x` in place along its first axis."""
+    _generator().shuffle(x, device=device, stream=stream)
+
+
 __all__ = [
     "DISTRIBUTIONS",
     "BitGenerator",
     "Generator",
     "Philox",
     "SeedSequence",
+    "choice",
     "default_rng",
     "get_generator",
     "normal",
+    "permutation",
     "rand",
     "randint",
     "randn",
     "random",
     "seed",
+    "shuffle",
     "uniform",
 ]

@@ -534,3 +534,121 @@ def test_module_level_functions_draw_from_a_module_generator():
     # Not NumPy's MT19937 stream: numpy.random.seed(77) gives other values.
     legacy = np.random.RandomState(77)
     assert not np.array_equal(legacy.random_sample((2, 3)), again[0])
+
+
+# ------------------------------------------------------------------------------------------------
+# choice, permutation, shuffle, permuted
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_choice_with_replacement_is_numpys(device):
+    expected_g, g = pair(31)
+    p = np.array([0.1, 0.25, 0.05, 0.3, 0.3])
+    pool = np.arange(100.0) * 1.5
+
+    got = [
+        np.asarray(numcu.asnumpy(g.choice(1000, 777, device=device))),
+        np.asarray(numcu.asnumpy(g.choice(5, (20, 3), p=p, device=device))),
+        np.asarray(numcu.asnumpy(g.choice(pool, 50, device=device))),
+    ]
+
+    np.testing.assert_array_equal(got[0], expected_g.choice(1000, 777))
+    np.testing.assert_array_equal(got[1], expected_g.choice(5, (20, 3), p=p))
+    np.testing.assert_array_equal(got[2], expected_g.choice(pool, 50))
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
+def test_choice_without_replacement_with_p_is_numpys():
+    expected_g, g = pair(32)
+    p = np.linspace(1, 2, 40)
+    p /= p.sum()
+
+    got = g.choice(40, 25, replace=False, p=p, device="cpu")
+
+    np.testing.assert_array_equal(got, expected_g.choice(40, 25, replace=False, p=p))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_choice_without_replacement_draws_distinct_values_uniformly(device):
+    g = nr.default_rng(33)
+
+    draws = np.stack(
+        [
+            np.asarray(numcu.asnumpy(g.choice(10, 3, replace=False, device=device)))
+            for _ in range(3000)
+        ]
+    )
+
+    assert all(len(set(row)) == 3 for row in draws.tolist())
+    # Every value equally often in every position: 300 expected per cell.
+    counts = np.stack([np.bincount(draws[:, j], minlength=10) for j in range(3)])
+    assert np.all(np.abs(counts - 300) < 5 * np.sqrt(300))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_permutations_are_uniform(device):
+    # All 24 orders of 4 elements, 24000 permutations: 1000 expected each (5 sigma bounds).
+    g = nr.default_rng(34)
+    keys = {}
+    for _ in range(24_000):
+        order = tuple(np.asarray(numcu.asnumpy(g.permutation(4, device=device))).tolist())
+        keys[order] = keys.get(order, 0) + 1
+
+    assert len(keys) == 24
+    assert all(abs(c - 1000) < 5 * np.sqrt(1000) for c in keys.values())
+
+
+def test_permutation_shuffle_and_permuted_agree():
+    x = np.arange(24).reshape(6, 4)
+
+    moved = nr.default_rng(35).permutation(x)
+    shuffled = x.copy()
+    nr.default_rng(35).shuffle(shuffled)
+    by_rows = nr.default_rng(35).permuted(x, axis=1)
+
+    np.testing.assert_array_equal(moved, shuffled)
+    np.testing.assert_array_equal(np.sort(moved, axis=0), x)
+    np.testing.assert_array_equal(np.sort(by_rows, axis=1), x)
+    assert not np.array_equal(by_rows, x)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("method", ["permutation", "choice", "permuted"])
+def test_permutations_are_the_same_on_cpu_and_gpu(method):
+    calls = {
+        "permutation": lambda g, d: g.permutation(100_003, device=d),
+        "choice": lambda g, d: g.choice(2**20, 5000, replace=False, device=d),
+        "permuted": lambda g, d: g.permuted(
+            numcu.asarray(np.arange(3000).reshape(30, 100))
+            if d == "cuda"
+            else np.arange(3000).reshape(30, 100),
+            axis=1,
+        ),
+    }
+
+    cpu = np.asarray(numcu.asnumpy(calls[method](nr.default_rng(36), "cpu")))
+    gpu = np.asarray(numcu.asnumpy(calls[method](nr.default_rng(36), "cuda")))
+
+    np.testing.assert_array_equal(cpu, gpu)
+
+
+CHOICE_ERRORS = [
+    ((5, 3), {"p": [0.1, 0.1, 0.1, 0.1, 0.1]}),
+    ((5, 3), {"p": [0.5, 0.5, 0.5, -0.5, 0.0]}),
+    ((5, 3), {"p": [0.5, 0.5]}),
+    ((5, 3), {"p": [[0.5, 0.5]]}),
+    ((5, 6), {"replace": False}),
+    ((0, 3), {}),
+    ((5, 3), {"replace": False, "p": [1.0, 0, 0, 0, 0]}),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), CHOICE_ERRORS, ids=str)
+def test_choice_raises_numpys_errors(args, kwargs):
+    with pytest.raises(ValueError) as expected:
+        np.random.Generator(np.random.Philox(1)).choice(*args, **kwargs)
+
+    with pytest.raises(ValueError) as got:
+        nr.default_rng(1).choice(*args, device="cpu", **kwargs)
+
+    assert str(expected.value) in str(got.value)
