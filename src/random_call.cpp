@@ -562,13 +562,13 @@ std::string make_doc(const Entry& e, const std::string& signature) {
   }
   doc += "Each value takes ";
   if (info.draws == 0) {
-    doc += "one 32- or 64-bit draw (or a field of one, as NumPy packs small integers)";
+    doc += "one 32- or 64-bit draw (or a field of one, as NumPy\npacks small integers)";
   } else {
     doc += std::to_string(info.draws) + (info.draws == 1 ? " draw" : " draws") +
            " of the bit generator's stream";
   }
   doc +=
-      "; the bit generator's state afterwards is the one NumPy would have.\n\nParameters\n"
+      ";\nthe bit generator's state afterwards is the one NumPy would have.\n\nParameters\n"
       "----------\n";
   for (int k = 0; k < info.nparams; ++k) {
     doc += std::string(info.params[k].name) + " : float or array_like of floats\n";

@@ -19,6 +19,9 @@ Statistical tests are in test_random_stats.py.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import gpu_param
@@ -652,3 +655,20 @@ def test_choice_raises_numpys_errors(args, kwargs):
         nr.default_rng(1).choice(*args, device="cpu", **kwargs)
 
     assert str(expected.value) in str(got.value)
+
+
+def test_the_readme_table_names_numcu_random():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### numcu.random", 1)[1].split("\n### ", 1)[0]
+    listed = set()
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2:
+            listed |= set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", cells[1]))
+    methods = {
+        name
+        for name, value in vars(nr.Generator).items()
+        if callable(value) and not name.startswith("_")
+    }
+
+    assert listed == set(nr.__all__) | methods
