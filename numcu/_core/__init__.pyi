@@ -19,7 +19,7 @@ from numcu.fft import rfft2 as _fft_rfft2
 from numcu.fft import rfftn as _fft_rfftn
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'random_distributions', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -455,6 +455,10 @@ def _nonzero(x: typing.Any, device: typing.Any = None, stream: typing.Any = None
     """
     An (ndim, count) int64 array of the positions of x's non-zero elements. On the GPU this waits for the count.
     """
+def _philox(counter: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], key: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], rounds: typing.SupportsInt | typing.SupportsIndex = 10) -> list[int]:
+    """
+    Philox4x64 with 7 or 10 rounds of one counter under a key (tests: Random123's known-answer vectors).
+    """
 def _pinned_by_numcu(obj: typing.Any) -> bool:
     """
     Whether obj is host data numcu has page-locked (a pool block, an array pinned in place), as a call's placement counts it.
@@ -468,6 +472,347 @@ def _placement_model(**kwargs) -> dict:
 def _placement_of(func: typing.Any, args: tuple, out: typing.Any = None, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
     """
     What func(*args, out=out) decides at its placement, as a dict (numcu.placement's report): the call runs up to there and no further.
+    """
+def _random_beta(bit_generator: typing.Any, /, a: typing.Any, b: typing.Any, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Beta values: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b).
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 4 draws of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    a : float or array_like of floats
+    b : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_binomial(bit_generator: typing.Any, /, n: typing.Any, p: typing.Any, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Binomial counts: successes in n trials of probability p.
+    
+    NumPy draws a variable number of words per value here; numcu draws a fixed number
+    (further attempts come from each value's own substream), so its values are not
+    NumPy's, but the same on the CPU and every GPU for the same state.
+    Each value takes 2 draws of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    n : float or array_like of floats
+    p : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_chisquare(bit_generator: typing.Any, /, df: typing.Any, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Chi-square values with df degrees of freedom: 2 * standard_gamma(df / 2).
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 2 draws of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    df : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_exponential(bit_generator: typing.Any, /, scale: typing.Any = 1.0, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Exponential values: scale * standard_exponential().
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    scale : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_gamma(bit_generator: typing.Any, /, shape: typing.Any, scale: typing.Any = 1.0, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Gamma values: scale * standard_gamma(shape).
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 2 draws of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    shape : float or array_like of floats
+    scale : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_geometric(bit_generator: typing.Any, /, p: typing.Any, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Geometric counts: trials up to and including the first success of probability p.
+    
+    NumPy draws a variable number of words per value here; numcu draws a fixed number
+    (further attempts come from each value's own substream), so its values are not
+    NumPy's, but the same on the CPU and every GPU for the same state.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    p : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_integers(bit_generator: typing.Any, /, off: typing.Any, rng: typing.Any, size: typing.Any = None, dtype: typing.Any = 'int64', *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Integers uniform on [low, high) (or [low, high] with endpoint=True).
+    
+    NumPy's values (Lemire's method on the same draws) until NumPy rejects a draw, which
+    for scalar bounds happens with probability (2**w mod range) / 2**w per value
+    (w = 8, 16, 32 or 64 bits); numcu then draws from the value's own substream, so that
+    every value still takes a fixed number of draws.
+    Each value takes one 32- or 64-bit draw (or a field of one, as NumPy
+    packs small integers);
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    off : float or array_like of floats
+    rng : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    dtype : {float64, float32}, optional
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_lognormal(bit_generator: typing.Any, /, mean: typing.Any = 0.0, sigma: typing.Any = 1.0, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Log-normal values: exp(normal(mean, sigma)).
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    mean : float or array_like of floats
+    sigma : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_normal(bit_generator: typing.Any, /, loc: typing.Any = 0.0, scale: typing.Any = 1.0, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Normal values: loc + scale * standard_normal().
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    loc : float or array_like of floats
+    scale : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_poisson(bit_generator: typing.Any, /, lam: typing.Any = 1.0, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Poisson counts of mean lam.
+    
+    NumPy draws a variable number of words per value here; numcu draws a fixed number
+    (further attempts come from each value's own substream), so its values are not
+    NumPy's, but the same on the CPU and every GPU for the same state.
+    Each value takes 2 draws of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    lam : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_random(bit_generator: typing.Any, /, size: typing.Any = None, dtype: typing.Any = 'float64', out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Floats uniform on [0, 1), NumPy's values (53 bits of a word; float32: 24 bits of a half).
+    
+    With the same Philox state, the same values as NumPy's Generator (bit for bit), on
+    the CPU and on every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    dtype : {float64, float32}, optional
+    out : array, optional
+        Where to write the values: contiguous, of the result's dtype and shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_standard_exponential(bit_generator: typing.Any, /, size: typing.Any = None, dtype: typing.Any = 'float64', method: typing.Any = 'zig', out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Standard exponential values (scale 1): -log(1 - random()), NumPy's method='inv'.
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    dtype : {float64, float32}, optional
+    method : str, optional
+        Accepted for NumPy's signature; numcu always inverts the distribution function
+        (NumPy's 'inv'), having no ziggurat.
+    out : array, optional
+        Where to write the values: contiguous, of the result's dtype and shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_standard_gamma(bit_generator: typing.Any, /, shape: typing.Any, size: typing.Any = None, dtype: typing.Any = 'float64', out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Gamma values of scale 1 (Marsaglia and Tsang's method).
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 2 draws of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    shape : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    dtype : {float64, float32}, optional
+    out : array, optional
+        Where to write the values: contiguous, of the result's dtype and shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_standard_normal(bit_generator: typing.Any, /, size: typing.Any = None, dtype: typing.Any = 'float64', out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Standard normal values (mean 0, standard deviation 1).
+    
+    Not NumPy's values (NumPy's algorithm draws a variable number of words per value):
+    numcu's take a fixed number of draws each, the same on the CPU and every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    dtype : {float64, float32}, optional
+    out : array, optional
+        Where to write the values: contiguous, of the result's dtype and shape.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
+    """
+def _random_uniform(bit_generator: typing.Any, /, low: typing.Any = 0.0, high: typing.Any = 1.0, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Floats uniform on [low, high): low + (high - low) * random(), NumPy's values.
+    
+    With the same Philox state, the same values as NumPy's Generator (bit for bit), on
+    the CPU and on every GPU.
+    Each value takes 1 draw of the bit generator's stream;
+    the bit generator's state afterwards is the one NumPy would have.
+    
+    Parameters
+    ----------
+    low : float or array_like of floats
+    high : float or array_like of floats
+    size : int or tuple of ints, optional
+        Output shape; None (default) gives one value when the parameters are scalars.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where the values are made: 'cpu' for a NumPy array, or a GPU. By default numcu's
+        default device (the current GPU, else the host), the GPU of a device-array parameter,
+        or where `out` is.
+    stream : optional
+        The CUDA stream the work is queued on; by default the current one.
     """
 def _scatter(x: typing.Any, indices: typing.Any, values: typing.Any, stream: typing.Any = None) -> None:
     """
@@ -3334,6 +3679,7 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
     """
 __version__: str
 dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
+random_distributions: tuple = (('random', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': True, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, "Floats uniform on [0, 1), NumPy's values (53 bits of a word; float32: 24 bits of a half)."), ('uniform', (('low', '0.0'), ('high', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': True, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, "Floats uniform on [low, high): low + (high - low) * random(), NumPy's values."), ('integers', (('off', None), ('rng', None)), 0, ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'), {'own_binding': True, 'numpy_exact': False, 'numpy_first_attempt': True, 'rejection': True, 'fill': False}, 'Integers uniform on [low, high) (or [low, high] with endpoint=True).'), ('standard_normal', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, 'Standard normal values (mean 0, standard deviation 1).'), ('normal', (('loc', '0.0'), ('scale', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Normal values: loc + scale * standard_normal().'), ('lognormal', (('mean', '0.0'), ('sigma', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Log-normal values: exp(normal(mean, sigma)).'), ('standard_exponential', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, "Standard exponential values (scale 1): -log(1 - random()), NumPy's method='inv'."), ('exponential', (('scale', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Exponential values: scale * standard_exponential().'), ('standard_gamma', (('shape', None)), 2, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, "Gamma values of scale 1 (Marsaglia and Tsang's method)."), ('gamma', (('shape', None), ('scale', '1.0')), 2, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Gamma values: scale * standard_gamma(shape).'), ('beta', (('a', None), ('b', None)), 4, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Beta values: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b).'), ('chisquare', (('df', None)), 2, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Chi-square values with df degrees of freedom: 2 * standard_gamma(df / 2).'), ('poisson', (('lam', '1.0')), 2, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Poisson counts of mean lam.'), ('binomial', (('n', None), ('p', None)), 2, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Binomial counts: successes in n trials of probability p.'), ('geometric', (('p', None)), 1, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Geometric counts: trials up to and including the first success of probability p.'))
 reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
 scans: tuple[str, ...] = ('cumsum', 'cumprod', 'nancumsum', 'nancumprod')
 ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))
