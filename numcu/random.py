@@ -278,8 +278,18 @@ class Generator:
             if p is not None:
                 idx = self._choice_p_no_replace(p, count, shape, where, stream)
             else:
-                order = self.permutation(pop_size, device=where, stream=stream)
-                idx = numcu.reshape(order[:count], shape)
+                # The first `count` of permutation(pop_size), from the candidates (the words
+                # below a threshold) where they are fewer than half of the population.
+                found = _core._random_candidates(
+                    self._bit_generator, pop_size, count, device=where, stream=stream
+                )
+                if found is None:
+                    order = self.permutation(pop_size, device=where, stream=stream)[:count]
+                else:
+                    words, indices = found
+                    first = _core.argsort(words, stream=stream)[:count]
+                    order = numcu.take(indices, first, stream=stream)
+                idx = numcu.reshape(order, shape)
         if pool is None:
             if size is None and not isinstance(idx, numcu.ndarray):
                 return _np.int64(_np.asarray(idx)[()])

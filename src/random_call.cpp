@@ -367,8 +367,8 @@ void allocate(Output& o, DType dtype, const std::vector<std::int64_t>& shape) {
   dense_strides(dtype, ndim, shape.data(), nullptr, v.strides);
   // In a block of the page-locked pool where there is one (as the CPU backend's other results):
   // its pages are not faulted in again on every call.
-  o.object = numpy_result(dtype, ndim, v.shape, v.strides, &v.data,
-                          host_path_config().cpu_pool_min_bytes);
+  o.object =
+      numpy_result(dtype, ndim, v.shape, v.strides, &v.data, host_path_config().cpu_pool_min_bytes);
 }
 
 // The shared body: `params` are the distribution's parameters (integers: off and rng), `size`,
@@ -648,6 +648,45 @@ void def_entry(py::module_& m, Distribution d, FastFunction fn) {
   def_fastcall(m, e.function_name.c_str(), fn, e.doc.c_str());
 }
 
+// _random_candidates(bit_generator, n, k, device, stream): choice's candidates for k of n
+// without replacement (distributions.hpp's Candidates) as (words, indices), after n raw words
+// of the stream; None where they would not save work.
+py::object candidates(py::handle bit_generator, std::int64_t n, std::int64_t k, py::handle device,
+                      py::handle stream, py::handle threshold) {
+  cuda::DeviceRestore restore;  // see runtime.hpp
+  const char* fname = "numcu.random.Generator.choice";
+  if (n < 0 || k < 0 || k > n) throw_value_error(std::string(fname) + ": need 0 <= k <= n");
+  random::Candidates c = random::plan_candidates(n, k);
+  if (c.capacity == 0) return py::none();
+  // Tests: a threshold that fails, to reach the exact search.
+  if (!threshold.is_none()) c.threshold = threshold.cast<std::uint64_t>();
+  const DeviceRequest req = parse_device(device, py::none(), py::none(), fname, stream);
+  const Exec ex = destination(fname, req, kDefaultDevice);
+  random::Draws draws;  // raw words: one word a value
+  Output words, indices;
+  words.ex = indices.ex = ex;
+  allocate(words, DType::uint64, {c.capacity});
+  allocate(indices, DType::int64, {c.capacity});
+  Scratch scratch;
+  LockGuard lock(bit_generator);
+  const random::PhiloxState before = read_state(bit_generator, fname);
+  const random::Plan plan = random::make_plan(n, draws, before, random::Params{});
+  write_state(bit_generator, random::advance_state(before, draws.unit, random::plan_units(plan)));
+  auto* w = reinterpret_cast<std::uint64_t*>(words.view.data);
+  auto* i = reinterpret_cast<std::int64_t*>(indices.view.data);
+  if (ex.gpu) {
+    cuda::activate(ex.device);
+    void* buffer = scratch.allocate(ex, random::candidates_scratch_bytes(plan));
+    random::candidates_cuda(plan, c, w, i, buffer, ex.stream);
+    finish_streams(ex, nullptr, 0, words.allocation.get());
+    finish_streams(ex, nullptr, 0, indices.allocation.get());
+  } else {
+    py::gil_scoped_release release;
+    random::candidates_cpu(plan, c, w, i);
+  }
+  return py::make_tuple(words.object, indices.object);
+}
+
 }  // namespace random_call
 
 using namespace random_call;
@@ -684,6 +723,12 @@ void bind_random(py::module_& m) {
                                 info.doc));
   }
   m.attr("random_distributions") = py::tuple(table);
+  m.def("_random_candidates", &candidates, py::arg("bit_generator"), py::arg("n"), py::arg("k"),
+        py::kw_only(), py::arg("device") = py::none(), py::arg("stream") = py::none(),
+        py::arg("_threshold") = py::none(),
+        "choice without replacement, k of n: (words, indices) of the candidates, padded with "
+        "all-ones words, after n raw words of the stream; None where sorting all n is as cheap. "
+        "Stably sorting the words and taking the first k indices gives permutation(n)[:k].");
   m.def(
       "_philox",
       [](std::vector<std::uint64_t> counter, std::vector<std::uint64_t> key, int rounds) {

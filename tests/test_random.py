@@ -672,3 +672,32 @@ def test_the_readme_table_names_numcu_random():
     }
 
     assert listed == set(nr.__all__) | methods
+
+
+@pytest.mark.parametrize(("n", "k"), [(1000, 3), (2**20, 1000), (10**6, 5), (100, 60), (5000, 1)])
+@pytest.mark.parametrize("lead", [0, 1, 3])
+def test_choice_without_replacement_is_the_permutations_start(n, k, lead):
+    a, b = nr.default_rng(9), nr.default_rng(9)
+    a.random(lead, device="cpu")
+    b.random(lead, device="cpu")
+
+    got = a.choice(n, k, replace=False, device="cpu")
+
+    np.testing.assert_array_equal(got, b.permutation(n, device="cpu")[:k])
+    assert same_state(a.bit_generator.state, b.bit_generator.state)
+
+
+# Thresholds that keep too few words (0) or too many (2^63): the exact search takes over.
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("threshold", [0, 2**63, None])
+def test_choice_candidates_survive_a_failed_threshold(threshold, device):
+    bits = np.random.Philox(4)
+
+    words, indices = numcu._core._random_candidates(
+        bits, 100_000, 700, device=device, _threshold=threshold
+    )
+
+    words, indices = np.asarray(numcu.asnumpy(words)), np.asarray(numcu.asnumpy(indices))
+    first = indices[np.argsort(words, kind="stable")[:700]]
+    expected = nr.Generator(np.random.Philox(4)).permutation(100_000, device="cpu")[:700]
+    np.testing.assert_array_equal(first, expected)

@@ -5,6 +5,7 @@
 // AVX-512, AVX2 and the baseline, as the elementwise loops are).
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "cpu_parallel.hpp"
 #include "numcu/distributions.hpp"
@@ -184,6 +185,79 @@ void run(DType dtype, const Plan& p, void* out) {
 }
 
 }  // namespace
+
+void candidates_cpu(const Plan& p, const Candidates& c, std::uint64_t* words,
+                    std::int64_t* indices) {
+  std::fill(words, words + c.capacity, ~0ull);
+  std::fill(indices, indices + c.capacity, std::int64_t{-1});
+  const std::int64_t n = p.n;
+  auto word_at = [&](std::int64_t j, std::uint64_t* block, std::int64_t& cached) {
+    if (j < p.head) return p.stream.buffer[p.stream.buffer_pos + j];
+    const std::int64_t b = (j - p.head) / 4;
+    if (b != cached) {
+      loop::block_units(p, b, block);
+      cached = b;
+    }
+    return block[(j - p.head) % 4];
+  };
+  // The words at most t, per part of the range, then in index order.
+  constexpr std::int64_t kPart = std::int64_t{1} << 16;
+  const std::int64_t parts = (n + kPart - 1) / kPart;
+  auto count_le = [&](std::uint64_t t, std::vector<std::int64_t>& counts) {
+    counts.assign(static_cast<std::size_t>(parts), 0);
+    cpu::parallel_for(parts, 1, [&](std::int64_t q0, std::int64_t q1) {
+      std::uint64_t block[4];
+      for (std::int64_t q = q0; q < q1; ++q) {
+        std::int64_t cached = -1, count = 0;
+        for (std::int64_t j = q * kPart; j < std::min(n, (q + 1) * kPart); ++j) {
+          count += word_at(j, block, cached) <= t ? 1 : 0;
+        }
+        counts[static_cast<std::size_t>(q)] = count;
+      }
+    });
+    std::int64_t total = 0;
+    for (std::int64_t x : counts) total += x;
+    return total;
+  };
+  std::vector<std::int64_t> counts;
+  std::uint64_t t = c.threshold;
+  const std::int64_t total = count_le(t, counts);
+  if (total < c.k || total > c.capacity) {  // the smallest threshold keeping k (as the GPU does)
+    std::uint64_t lo = 0, hi = ~0ull;
+    while (lo < hi) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (count_le(mid, counts) >= c.k) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    t = lo;
+    count_le(t, counts);
+  }
+  std::vector<std::int64_t> offsets(counts.size());
+  std::int64_t sum = 0;
+  for (std::size_t q = 0; q < counts.size(); ++q) {
+    offsets[q] = sum;
+    sum += counts[q];
+  }
+  cpu::parallel_for(parts, 1, [&](std::int64_t q0, std::int64_t q1) {
+    std::uint64_t block[4];
+    for (std::int64_t q = q0; q < q1; ++q) {
+      std::int64_t cached = -1, pos = offsets[static_cast<std::size_t>(q)];
+      for (std::int64_t j = q * kPart; j < std::min(n, (q + 1) * kPart); ++j) {
+        const std::uint64_t w = word_at(j, block, cached);
+        if (w <= t) {
+          if (pos < c.capacity) {
+            words[pos] = w;
+            indices[pos] = j;
+          }
+          ++pos;
+        }
+      }
+    }
+  });
+}
 
 void random_cpu(Distribution d, DType dtype, const Plan& plan, void* out) {
   if (plan.n <= 0) return;

@@ -1,6 +1,7 @@
 // numcu.random's host side: the table at run time, how a call takes its units, and NumPy's
 // Philox state before and after a call.
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 #include "numcu/distributions.hpp"
@@ -163,6 +164,19 @@ Plan make_plan(std::int64_t n, const Draws& draws, const PhiloxState& state, con
   }
   if (n > p.head) p.blocks = (n - p.head + p.values_per_block - 1) / p.values_per_block;
   return p;
+}
+
+Candidates plan_candidates(std::int64_t n, std::int64_t k) {
+  // Expected candidates: k and 12 standard deviations and 64 more, so that fewer than k is a
+  // Chernoff bound below 1e-30 away; capacity as far above.
+  Candidates c;
+  c.k = k;
+  const double mean = static_cast<double>(k) + 12.0 * std::sqrt(static_cast<double>(k)) + 64.0;
+  const double capacity = std::ceil(mean + 12.0 * std::sqrt(mean) + 64.0);
+  if (n <= 0 || capacity * 2.0 > static_cast<double>(n)) return c;  // capacity 0: sort all
+  c.capacity = static_cast<std::int64_t>(capacity);
+  c.threshold = static_cast<std::uint64_t>(std::ldexp(mean / static_cast<double>(n), 64));
+  return c;
 }
 
 philox::Block philox_block(const philox::Counter& counter, std::uint64_t key0, std::uint64_t key1,

@@ -518,6 +518,10 @@ def _random_binomial(bit_generator: typing.Any, /, n: typing.Any, p: typing.Any,
     stream : optional
         The CUDA stream the work is queued on; by default the current one.
     """
+def _random_candidates(bit_generator: typing.Any, n: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, *, device: typing.Any = None, stream: typing.Any = None, _threshold: typing.Any = None) -> typing.Any:
+    """
+    choice without replacement, k of n: (words, indices) of the candidates, padded with all-ones words, after n raw words of the stream; None where sorting all n is as cheap. Stably sorting the words and taking the first k indices gives permutation(n)[:k].
+    """
 def _random_chisquare(bit_generator: typing.Any, /, df: typing.Any, size: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     Chi-square values with df degrees of freedom: 2 * standard_gamma(df / 2).

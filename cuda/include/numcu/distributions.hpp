@@ -714,6 +714,27 @@ std::uint64_t plan_units(const Plan& plan);
 void random_cpu(Distribution d, DType dtype, const Plan& plan, void* out);
 void random_cuda(Distribution d, DType dtype, const Plan& plan, void* out, Stream stream);
 
+// Choice without replacement: the first k values of the order that sorts n raw words (the
+// plan's words 0 .. n-1) are the k smallest (word, index) pairs. Candidates: the pairs whose
+// word is at most `threshold`, in index order, padded with all-ones words to `capacity`; a
+// threshold is chosen so that their number lies in [k, capacity] but with a probability below
+// 1e-30, and a slow exact search finds another threshold in that case. Sorting the candidates'
+// words (stably) then gives the k values.
+struct Candidates {
+  std::uint64_t threshold = 0;
+  std::int64_t capacity = 0;
+  std::int64_t k = 0;
+};
+// The candidates' threshold and capacity for k of n, or capacity 0 where they would not save
+// work (more than half of n).
+Candidates plan_candidates(std::int64_t n, std::int64_t k);
+void candidates_cpu(const Plan& plan, const Candidates& c, std::uint64_t* words,
+                    std::int64_t* indices);
+void candidates_cuda(const Plan& plan, const Candidates& c, std::uint64_t* words,
+                     std::int64_t* indices, void* scratch, Stream stream);
+// Scratch bytes candidates_cuda needs.
+std::size_t candidates_scratch_bytes(const Plan& plan);
+
 // Philox4x64 with 7 or 10 rounds of one counter (tests: the Random123 known-answer vectors).
 philox::Block philox_block(const philox::Counter& counter, std::uint64_t key0, std::uint64_t key1,
                            int rounds);
