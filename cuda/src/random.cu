@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(kThreads)
         if (2 * q + 1 < count) v[2 * q + 1] = f.finish(z1, args_at(p.params, first + 2 * q + 1));
       }
       store_values(out + first, v, count);
-    } else if constexpr ((F::binding & kReject) != 0) {
+    } else if constexpr ((F::binding & kReject) != 0 && !std::is_same_v<F, Integers>) {
       // Long transforms (rejection loops): one copy of the transform, not one per value.
 #pragma unroll 1
       for (int k = 0; k < count; ++k) {

@@ -185,7 +185,10 @@ NUMCU_HD NUMCU_FORCEINLINE T block_value(const F& f, const Plan& p, const U* uni
   constexpr int kUnits = kUnitsPerBlock<U>;
   constexpr int kPack = V > kUnits ? V / kUnits : 1;
   constexpr int kDraws = V > kUnits ? 1 : kUnits / V;
-  const Args a = args_at(p.params, i);
+  // The bits a value's draw takes follow from the unit and the packing (integers' width): as a
+  // constant, the transform's tests of it vanish.
+  Args a = args_at(p.params, i);
+  a.width = sizeof(U) == 8 ? 64 : 32 / kPack;
   const int r = kPack > 1 ? k / kPack : k * kDraws;
   const std::uint32_t place = sizeof(U) == 8 ? static_cast<std::uint32_t>(r) : 4u + r;
   const Draw<U> d{units + r, kPack > 1 ? k % kPack : 0, retry_at(p, Place{c, place})};

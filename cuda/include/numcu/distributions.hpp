@@ -349,7 +349,7 @@ NUMCU_HD NUMCU_FORCEINLINE double normal_of_word(std::uint64_t w) {
 // Shape < 1: Gamma(shape + 1) * U^(1 / shape), U from substream block boost_block. Returns
 // log(X) where `want_log`, else X.
 NUMCU_HD inline __attribute__((noinline)) double gamma_variate(double shape, std::uint64_t w0,
-                                                               std::uint64_t w1, const Retry& retry,
+                                                               std::uint64_t w1, Retry retry,
                                                                std::uint32_t first_block,
                                                                std::uint32_t boost_block,
                                                                bool want_log) {
@@ -440,8 +440,7 @@ struct Beta : Words {
 // Poisson: inversion for lam < 10 (one uniform, a sequential search; NumPy multiplies uniforms
 // instead), Hoermann's PTRS for lam >= 10 (NumPy's, first attempt from the value's two words).
 NUMCU_HD inline __attribute__((noinline)) double poisson_variate(double lam, std::uint64_t w0,
-                                                                 std::uint64_t w1,
-                                                                 const Retry& retry) {
+                                                                 std::uint64_t w1, Retry retry) {
   if (lam == 0.0) return 0.0;
   RetryWords more(retry);
   if (lam < 10.0) {
@@ -495,8 +494,7 @@ struct Poisson : Words {
 // where n p < 10, else Hoermann's BTRS (NumPy has BTPE), first attempt from the two words.
 NUMCU_HD inline __attribute__((noinline)) double binomial_variate(double n, double p0,
                                                                   std::uint64_t w0,
-                                                                  std::uint64_t w1,
-                                                                  const Retry& retry) {
+                                                                  std::uint64_t w1, Retry retry) {
   if (n == 0.0 || p0 == 0.0) return 0.0;
   const bool flip = p0 > 0.5;
   const double p = flip ? 1.0 - p0 : p0;
@@ -583,6 +581,28 @@ struct Geometric : Words {
   }
 };
 
+// Lemire's method after a first draw whose product's low part `low` fell below rng + 1: that
+// draw stands unless `low` is below the threshold (the draw NumPy would reject); else further
+// draws from the value's substream (the low `w` bits of each word). Out of line: it runs rarely.
+NUMCU_HD inline __attribute__((noinline)) std::uint64_t lemire_again(Retry retry, std::uint64_t rng,
+                                                                     std::uint64_t low,
+                                                                     std::uint64_t high, int w) {
+  const std::uint64_t excl = rng + 1;
+  const std::uint64_t full = w == 64 ? ~0ull : (1ull << w) - 1u;
+  const std::uint64_t threshold = (full - rng) % excl;
+  RetryWords more(retry);
+  while (low < threshold) {
+    if (w == 64) {
+      low = philox::mulhilo(more.next(), excl, high);
+    } else {
+      const std::uint64_t m = (more.next() & full) * excl;
+      low = m & full;
+      high = m >> w;
+    }
+  }
+  return high;
+}
+
 // Integers in [off, off + rng] by Lemire's method on NumPy's draws: `width` bits per value
 // (fields of a half for 8- and 16-bit results and bool, halves where rng < 2^32, else words);
 // a rejected draw (NumPy draws again from its stream) draws from the value's substream.
@@ -608,25 +628,16 @@ struct Integers {
     if (w < 32) x = (x >> (d.sub * w)) & ((1u << w) - 1u);
     const std::uint64_t full = w == 64 ? ~0ull : (1ull << w) - 1u;
     if (a.rng == full) return static_cast<T>(static_cast<R>(a.off + x));
-    RetryWords more(d.retry);
     std::uint64_t result;
     if (w == 64) {
       const std::uint64_t excl = a.rng + 1;
       std::uint64_t hi;
-      std::uint64_t lo = philox::mulhilo(x, excl, hi);
-      if (lo < excl) {
-        const std::uint64_t threshold = (~0ull - a.rng) % excl;
-        while (lo < threshold) lo = philox::mulhilo(more.next(), excl, hi);
-      }
-      result = hi;
+      const std::uint64_t lo = philox::mulhilo(x, excl, hi);
+      result = lo < excl ? lemire_again(d.retry, a.rng, lo, hi, 64) : hi;
     } else {
       const std::uint64_t excl = a.rng + 1;
-      std::uint64_t m = x * excl;
-      if ((m & full) < excl) {
-        const std::uint64_t threshold = (full - a.rng) % excl;
-        while ((m & full) < threshold) m = (more.next() & full) * excl;
-      }
-      result = m >> w;
+      const std::uint64_t m = x * excl;
+      result = (m & full) < excl ? lemire_again(d.retry, a.rng, m & full, m >> w, w) : m >> w;
     }
     return static_cast<T>(static_cast<R>(a.off + result));
   }
