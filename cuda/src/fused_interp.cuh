@@ -1,0 +1,669 @@
+// The GPU interpreter of fused programs (fused.hpp, fused_gpu.hpp): one kernel per class of
+// dtypes, included by fused_<class>.cu.
+//
+// A block of kGpuBlock threads takes a tile of E * kGpuBlock consecutive output elements (thread
+// t the elements j * kGpuBlock + t, j < E) and:
+// 1. stages every input's tile in shared memory (its slot): 16-byte asynchronous copies
+//    (cp.async, no registers involved, all inputs in flight at once) where the input is dense
+//    and aligned, else element copies, loaded before any is stored;
+// 2. runs the program: each instruction is one warp-uniform switch case, the ufunc's functor
+//    applied to the thread's E elements, its operands from the accumulator (registers: the
+//    previous instruction's result), a slot of shared memory, or a constant;
+// 3. writes the output once, each warp's stores covering whole 128-byte lines.
+// Nothing is indexed at run time but shared memory and the kernel's argument: the accumulator
+// is only touched by fully unrolled code, so that it stays in registers.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "fused_gpu.hpp"
+#include "numcu/cuda_check.hpp"
+#include "numcu/fused.hpp"
+#include "numcu/ops.hpp"
+#include "numcu/types.hpp"
+
+namespace numcu::fused::gpu {
+
+template <GpuClass C>
+struct Config {
+  static constexpr int W = gpu_class_width(C);
+  static constexpr int E = gpu_class_elements(C);
+  static constexpr int B = kGpuBlock;
+  static constexpr int kTile = E * B;
+  template <class T>
+  static constexpr bool has = gpu_class_has(C, gpu_type_index(dtype_of_v<T>));
+};
+
+constexpr int kAccWords = kAccBytes / 4;
+using Acc = std::uint32_t[kAccWords];
+
+// A value of type T in the accumulator: `words` 32-bit registers (bool and 4-byte types one).
+template <class T>
+struct Pack;
+template <>
+struct Pack<bool> {
+  static constexpr int words = 1;
+  __device__ static bool get(const std::uint32_t* w) { return w[0] != 0; }
+  __device__ static void put(std::uint32_t* w, bool v) { w[0] = v ? 1u : 0u; }
+};
+template <>
+struct Pack<std::int32_t> {
+  static constexpr int words = 1;
+  __device__ static std::int32_t get(const std::uint32_t* w) {
+    return static_cast<std::int32_t>(w[0]);
+  }
+  __device__ static void put(std::uint32_t* w, std::int32_t v) { w[0] = static_cast<unsigned>(v); }
+};
+template <>
+struct Pack<float> {
+  static constexpr int words = 1;
+  __device__ static float get(const std::uint32_t* w) { return __uint_as_float(w[0]); }
+  __device__ static void put(std::uint32_t* w, float v) { w[0] = __float_as_uint(v); }
+};
+template <>
+struct Pack<std::int64_t> {
+  static constexpr int words = 2;
+  __device__ static std::int64_t get(const std::uint32_t* w) {
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(w[1]) << 32) | w[0]);
+  }
+  __device__ static void put(std::uint32_t* w, std::int64_t v) {
+    w[0] = static_cast<std::uint32_t>(v);
+    w[1] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32);
+  }
+};
+template <>
+struct Pack<double> {
+  static constexpr int words = 2;
+  __device__ static double get(const std::uint32_t* w) {
+    return __hiloint2double(static_cast<int>(w[1]), static_cast<int>(w[0]));
+  }
+  __device__ static void put(std::uint32_t* w, double v) {
+    w[0] = static_cast<std::uint32_t>(__double2loint(v));
+    w[1] = static_cast<std::uint32_t>(__double2hiint(v));
+  }
+};
+template <>
+struct Pack<complex64> {
+  static constexpr int words = 2;
+  __device__ static complex64 get(const std::uint32_t* w) {
+    return complex64(Pack<float>::get(w), Pack<float>::get(w + 1));
+  }
+  __device__ static void put(std::uint32_t* w, complex64 v) {
+    Pack<float>::put(w, v.real());
+    Pack<float>::put(w + 1, v.imag());
+  }
+};
+template <>
+struct Pack<complex128> {
+  static constexpr int words = 4;
+  __device__ static complex128 get(const std::uint32_t* w) {
+    return complex128(Pack<double>::get(w), Pack<double>::get(w + 2));
+  }
+  __device__ static void put(std::uint32_t* w, complex128 v) {
+    Pack<double>::put(w, v.real());
+    Pack<double>::put(w + 2, v.imag());
+  }
+};
+
+template <class T>
+__device__ __forceinline__ T constant(const GpuParams& p, unsigned k) {
+  return *reinterpret_cast<const T*>(p.consts[k]);
+}
+
+template <class T>
+__device__ __forceinline__ T* slot(char* smem, unsigned s) {
+  return reinterpret_cast<T*>(smem + s * kSlotBytes) + threadIdx.x;
+}
+
+// The words of an element of S bytes in a register array (Pack's layout).
+template <int S>
+constexpr int words_of() {
+  return S <= 4 ? 1 : S / 4;
+}
+
+// w = the thread's E values of S bytes from constant or slot `src`, in Pack's layout.
+template <class Cfg, int S>
+__device__ __forceinline__ void load_words(unsigned src, Acc& w, char* smem, const GpuParams& p) {
+  constexpr int K = words_of<S>();
+  if (src & kConstBit) {
+    const unsigned char* c = p.consts[src & ~unsigned{kConstBit}];
+    std::uint32_t v[K];
+    if constexpr (S == 1) {
+      v[0] = c[0];
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) v[k] = reinterpret_cast<const std::uint32_t*>(c)[k];
+    }
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) w[j * K + k] = v[k];
+    }
+  } else if constexpr (S == 1) {
+    const std::uint8_t* s = slot<std::uint8_t>(smem, src);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) w[j] = s[j * Cfg::B];
+  } else if constexpr (S == 4) {
+    const std::uint32_t* s = slot<std::uint32_t>(smem, src);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) w[j] = s[j * Cfg::B];
+  } else if constexpr (S == 8) {
+    const uint2* s = slot<uint2>(smem, src);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      const uint2 x = s[j * Cfg::B];
+      w[2 * j] = x.x;
+      w[2 * j + 1] = x.y;
+    }
+  } else {
+    const uint4* s = slot<uint4>(smem, src);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      const uint4 x = s[j * Cfg::B];
+      w[4 * j] = x.x;
+      w[4 * j + 1] = x.y;
+      w[4 * j + 2] = x.z;
+      w[4 * j + 3] = x.w;
+    }
+  }
+}
+
+// Slot `dst` = the thread's E values of S bytes in w.
+template <class Cfg, int S>
+__device__ __forceinline__ void store_words(unsigned dst, const Acc& w, char* smem) {
+  if constexpr (S == 1) {
+    std::uint8_t* s = slot<std::uint8_t>(smem, dst);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) s[j * Cfg::B] = static_cast<std::uint8_t>(w[j]);
+  } else if constexpr (S == 4) {
+    std::uint32_t* s = slot<std::uint32_t>(smem, dst);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) s[j * Cfg::B] = w[j];
+  } else if constexpr (S == 8) {
+    uint2* s = slot<uint2>(smem, dst);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) s[j * Cfg::B] = make_uint2(w[2 * j], w[2 * j + 1]);
+  } else {
+    uint4* s = slot<uint4>(smem, dst);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      s[j * Cfg::B] = make_uint4(w[4 * j], w[4 * j + 1], w[4 * j + 2], w[4 * j + 3]);
+    }
+  }
+}
+
+// The item sizes a class's registers hold: 1 and 4 bytes, and up to its widest.
+template <class Cfg>
+__device__ __forceinline__ void load_sized(unsigned size_class, unsigned src, Acc& w, char* smem,
+                                           const GpuParams& p) {
+  if (size_class == 0) {
+    load_words<Cfg, 1>(src, w, smem, p);
+  } else if (size_class == 1 || Cfg::W == 4) {
+    load_words<Cfg, 4>(src, w, smem, p);
+  } else if (size_class == 2 || Cfg::W == 8) {
+    load_words<Cfg, (Cfg::W >= 8 ? 8 : 4)>(src, w, smem, p);
+  } else {
+    load_words<Cfg, Cfg::W>(src, w, smem, p);
+  }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void store_sized(unsigned size_class, unsigned dst, const Acc& w,
+                                            char* smem) {
+  if (size_class == 0) {
+    store_words<Cfg, 1>(dst, w, smem);
+  } else if (size_class == 1 || Cfg::W == 4) {
+    store_words<Cfg, 4>(dst, w, smem);
+  } else if (size_class == 2 || Cfg::W == 8) {
+    store_words<Cfg, (Cfg::W >= 8 ? 8 : 4)>(dst, w, smem);
+  } else {
+    store_words<Cfg, Cfg::W>(dst, w, smem);
+  }
+}
+
+// Element j of operand `src` of an out-of-line instruction: a slot or a constant.
+template <class Cfg, class T>
+__device__ __forceinline__ T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) {
+  if (src & kConstBit) return constant<T>(p, src & ~unsigned{kConstBit});
+  return slot<T>(smem, src)[j * Cfg::B];
+}
+
+// An instruction's fields, decoded from its 8 bytes (GpuInstr's layout) into registers.
+struct Op {
+  unsigned code, dst, src0, src1, src2, fetch, sizes;
+  __device__ __forceinline__ static Op decode(uint2 w) {
+    return Op{w.x & 0xffffu,        (w.x >> 16) & 0xffu, w.x >> 24,          w.y & 0xffu,
+              (w.y >> 8) & 0xffu, (w.y >> 16) & 0xffu, w.y >> 24};
+  }
+};
+
+template <class F>
+__device__ __forceinline__ F make_functor(unsigned src2, const GpuParams& p) {
+  if constexpr (std::is_constructible_v<F, const OpParams&>) {
+    // A functor with run-time parameters (div's default), made on the host and copied as bytes
+    // into the constant the unused third operand names.
+    static_assert(std::is_trivially_copyable_v<F> && sizeof(F) <= 16);
+    return *reinterpret_cast<const F*>(p.consts[src2 & ~unsigned{kConstBit}]);
+  } else {
+    return F{};
+  }
+}
+
+template <class Cfg, class F, class T>
+constexpr bool enabled() {
+  if constexpr (!F::template supports<T>) {
+    return false;
+#ifdef NUMCU_FUSED_EXPERIMENT
+  } else if constexpr (!NUMCU_FUSED_EXPERIMENT) {
+    return false;
+#endif
+  } else {
+    return Cfg::template has<T> && Cfg::template has<typename F::template out_t<T>>;
+  }
+}
+
+// An out-of-line instruction (gpu_inline false): the switch holds a call where the body would
+// be, and the compiler optimises each body once and apart.
+template <class Cfg, class F, class T>
+__device__ __noinline__ void exec_rolled(unsigned dst, unsigned src0, unsigned src1, unsigned src2,
+                                         char* smem, const GpuParams& p) {
+  using Out = typename F::template out_t<T>;
+  using I0 = ops::input_t<F, T, 0>;
+  constexpr int A = F::arity;
+  const F op = make_functor<F>(src2, p);
+#pragma unroll 1
+  for (int j = 0; j < Cfg::E; ++j) {
+    const I0 a = fetch_one<Cfg, I0>(src0, j, smem, p);
+    Out r;
+    if constexpr (A == 1) {
+      r = convert<Out>(op(convert<compute_t<I0>>(a)));
+    } else if constexpr (A == 2) {
+      const T b = fetch_one<Cfg, T>(src1, j, smem, p);
+      r = convert<Out>(op(convert<compute_t<I0>>(a), convert<compute_t<T>>(b)));
+    } else {
+      const T b = fetch_one<Cfg, T>(src1, j, smem, p);
+      const T c = fetch_one<Cfg, T>(src2, j, smem, p);
+      r = convert<Out>(
+          op(convert<compute_t<I0>>(a), convert<compute_t<T>>(b), convert<compute_t<T>>(c)));
+    }
+    slot<Out>(smem, dst)[j * Cfg::B] = r;
+  }
+}
+
+// One instruction of functor F on loop type T: inline, A = op(A, B, C) over the thread's E
+// elements (all results computed before any is written back: an output element may take more
+// words than an input one), or out of line.
+template <class Cfg, class F, class T>
+__device__ __forceinline__ void exec(const Op& in, Acc& a, const Acc& b, const Acc& c, char* smem,
+                                     const GpuParams& p) {
+  if constexpr (enabled<Cfg, F, T>()) {
+    if constexpr (gpu_rolled<F, T>()) {
+      exec_rolled<Cfg, F, T>(in.dst, in.src0, in.src1, in.src2, smem, p);
+    } else {
+      using Out = typename F::template out_t<T>;
+      using I0 = ops::input_t<F, T, 0>;
+      constexpr int A = F::arity;
+      const F op = make_functor<F>(in.src2, p);
+      Out r[Cfg::E];
+#pragma unroll
+      for (int j = 0; j < Cfg::E; ++j) {
+        const I0 x = Pack<I0>::get(a + j * Pack<I0>::words);
+        if constexpr (A == 1) {
+          r[j] = convert<Out>(op(convert<compute_t<I0>>(x)));
+        } else if constexpr (A == 2) {
+          const T y = Pack<T>::get(b + j * Pack<T>::words);
+          r[j] = convert<Out>(op(convert<compute_t<I0>>(x), convert<compute_t<T>>(y)));
+        } else {
+          const T y = Pack<T>::get(b + j * Pack<T>::words);
+          const T z = Pack<T>::get(c + j * Pack<T>::words);
+          r[j] = convert<Out>(
+              op(convert<compute_t<I0>>(x), convert<compute_t<T>>(y), convert<compute_t<T>>(z)));
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < Cfg::E; ++j) Pack<Out>::put(a + j * Pack<Out>::words, r[j]);
+    }
+  }
+}
+
+// A cast, as the cast kernels compute it (ops::Copy with a conversion on store).
+template <class Cfg, class To, class From>
+__device__ __forceinline__ void exec_cast(Acc& a) {
+  if constexpr (Cfg::template has<To> && Cfg::template has<From>) {
+    To r[Cfg::E];
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      r[j] = convert<To>(ops::Copy{}(Pack<From>::get(a + j * Pack<From>::words)));
+    }
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) Pack<To>::put(a + j * Pack<To>::words, r[j]);
+  }
+}
+
+#define NUMCU_FUSED_CASES(SLOT, F)                                                \
+  case gpu_code(SLOT, 0):                                                         \
+    exec<Cfg, F, bool>(in, a, b, c, smem, p);                                         \
+    break;                                                                        \
+  case gpu_code(SLOT, 1):                                                         \
+    exec<Cfg, F, std::int32_t>(in, a, b, c, smem, p);                                 \
+    break;                                                                        \
+  case gpu_code(SLOT, 2):                                                         \
+    exec<Cfg, F, std::int64_t>(in, a, b, c, smem, p);                                 \
+    break;                                                                        \
+  case gpu_code(SLOT, 3):                                                         \
+    exec<Cfg, F, float>(in, a, b, c, smem, p);                                        \
+    break;                                                                        \
+  case gpu_code(SLOT, 4):                                                         \
+    exec<Cfg, F, double>(in, a, b, c, smem, p);                                       \
+    break;                                                                        \
+  case gpu_code(SLOT, 5):                                                         \
+    exec<Cfg, F, complex64>(in, a, b, c, smem, p);                                    \
+    break;                                                                        \
+  case gpu_code(SLOT, 6):                                                         \
+    exec<Cfg, F, complex128>(in, a, b, c, smem, p);                                   \
+    break;
+#define NUMCU_FUSED_UFUNC_CASES(e, F, group, doc) \
+  NUMCU_FUSED_CASES(static_cast<int>(Ufunc::e), F)
+#define NUMCU_FUSED_EXTRA_CASES(e, F) NUMCU_FUSED_CASES(kFirstExtra + static_cast<int>(Extra::e), F)
+#define NUMCU_FUSED_CAST_CASE(TO, To, FROM, From) \
+  case gpu_code(kCastOp + (TO), FROM):            \
+    exec_cast<Cfg, To, From>(a);                  \
+    break;
+#define NUMCU_FUSED_CAST_CASES(TO, To)                   \
+  NUMCU_FUSED_CAST_CASE(TO, To, 0, bool)                 \
+  NUMCU_FUSED_CAST_CASE(TO, To, 1, std::int32_t)         \
+  NUMCU_FUSED_CAST_CASE(TO, To, 2, std::int64_t)         \
+  NUMCU_FUSED_CAST_CASE(TO, To, 3, float)                \
+  NUMCU_FUSED_CAST_CASE(TO, To, 4, double)               \
+  NUMCU_FUSED_CAST_CASE(TO, To, 5, complex64)            \
+  NUMCU_FUSED_CAST_CASE(TO, To, 6, complex128)
+
+template <class Cfg>
+__device__ __forceinline__ void interpret(const GpuParams& p, Acc& a, char* smem) {
+  Acc b, c;
+#pragma unroll
+  for (int i = 0; i < kAccWords; ++i) b[i] = c[i] = 0;
+#pragma unroll 1
+  for (int pc = 0; pc < p.ninstr; ++pc) {
+    const Op in = Op::decode(reinterpret_cast<const uint2*>(p.code)[pc]);
+    const unsigned fetch = in.fetch, sizes = in.sizes;
+    if (fetch & 0x3cu) {
+      // Operands 1 and 2: copies of A first, as loading A overwrites it.
+      if (((fetch >> 2) & 3u) == kFromAcc) {
+#pragma unroll
+        for (int i = 0; i < kAccWords; ++i) b[i] = a[i];
+      }
+      if (((fetch >> 4) & 3u) == kFromAcc) {
+#pragma unroll
+        for (int i = 0; i < kAccWords; ++i) c[i] = a[i];
+      }
+      if (((fetch >> 2) & 3u) == kLoad) load_sized<Cfg>((sizes >> 2) & 3u, in.src1, b, smem, p);
+      if (((fetch >> 4) & 3u) == kLoad) load_sized<Cfg>((sizes >> 4) & 3u, in.src2, c, smem, p);
+    }
+    if ((fetch & 3u) == kLoad) load_sized<Cfg>(sizes & 3u, in.src0, a, smem, p);
+    switch (in.code) {
+      NUMCU_UFUNCS(NUMCU_FUSED_UFUNC_CASES)
+      NUMCU_FUSED_EXTRAS(NUMCU_FUSED_EXTRA_CASES)
+      NUMCU_FUSED_CAST_CASES(0, bool)
+      NUMCU_FUSED_CAST_CASES(1, std::int32_t)
+      NUMCU_FUSED_CAST_CASES(2, std::int64_t)
+      NUMCU_FUSED_CAST_CASES(3, float)
+      NUMCU_FUSED_CAST_CASES(4, double)
+      NUMCU_FUSED_CAST_CASES(5, complex64)
+      NUMCU_FUSED_CAST_CASES(6, complex128)
+      default:
+        break;
+    }
+    if (fetch & kStore) store_sized<Cfg>(sizes >> 6, in.dst, a, smem);
+  }
+}
+
+#undef NUMCU_FUSED_CASES
+#undef NUMCU_FUSED_UFUNC_CASES
+#undef NUMCU_FUSED_EXTRA_CASES
+#undef NUMCU_FUSED_CAST_CASE
+#undef NUMCU_FUSED_CAST_CASES
+
+// ---------------------------------------------------------------------------------------------
+// Loads and stores
+
+// An element of S bytes, copied as such (16 bytes as two 8-byte halves: complex128 elements of
+// host-made arrays may be 8-byte aligned only).
+template <int S>
+struct Bytes;
+template <>
+struct Bytes<1> {
+  std::uint8_t v;
+};
+template <>
+struct Bytes<2> {
+  std::uint16_t v;
+};
+template <>
+struct Bytes<4> {
+  std::uint32_t v;
+};
+template <>
+struct Bytes<8> {
+  std::uint64_t v;
+};
+template <>
+struct Bytes<16> {
+  std::uint64_t lo, hi;
+};
+
+// The byte offset of element `index` (C order of p.shape) along `strides`, divided down the
+// dimensions in 32-bit arithmetic where every index fits.
+template <class Index>
+__device__ __forceinline__ std::int64_t offset_by(const GpuParams& p, const std::int64_t* strides,
+                                                  std::int64_t index) {
+  Index rem = static_cast<Index>(index);
+  std::int64_t off = 0;
+#pragma unroll 1
+  for (int d = p.ndim - 1; d >= 0; --d) {
+    const Index extent = static_cast<Index>(p.shape[d]);
+    const Index q = rem / extent;
+    off += static_cast<std::int64_t>(rem - q * extent) * strides[d];
+    rem = q;
+  }
+  return off;
+}
+
+__device__ __noinline__ std::int64_t offset_of(const GpuParams& p, const std::int64_t* strides,
+                                               std::int64_t index) {
+  if (p.n <= 0xffffffffLL) return offset_by<std::uint32_t>(p, strides, index);
+  return offset_by<std::uint64_t>(p, strides, index);
+}
+
+__device__ __forceinline__ void copy16_async(char* dst, const char* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+#else
+  *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+#endif
+}
+
+__device__ __forceinline__ void wait_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Element copies of input k's tile, loads before stores: all of the thread's at once where the
+// input is dense, four at a time where each offset is worked out from the strides (a call that
+// keeps its registers to itself).
+template <class Cfg, int S>
+__device__ __forceinline__ void stage_elements(const GpuParams& p, int k, char* dst,
+                                               std::int64_t start, int valid) {
+  using U = Bytes<S>;
+  const char* src = p.in_data[k];
+  const int t = static_cast<int>(threadIdx.x);
+  if (p.in_mode[k] != kStrided) {
+    // (Values given to every element, so that none is taken to live on from an earlier tile.)
+    U v[Cfg::E] = {};
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      const int e = j * Cfg::B + t;
+      if (e < valid) v[j] = reinterpret_cast<const U*>(src)[start + e];
+    }
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      const int e = j * Cfg::B + t;
+      if (e < valid) reinterpret_cast<U*>(dst)[e] = v[j];
+    }
+    return;
+  }
+  constexpr int G = Cfg::E < 4 ? Cfg::E : 4;
+#pragma unroll 1
+  for (int j0 = 0; j0 < Cfg::E; j0 += G) {
+    std::int64_t off[G];
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      const int e = (j0 + j) * Cfg::B + t;
+      off[j] = e < valid ? offset_of(p, p.in_strides[k], start + e) : 0;
+    }
+    U v[G] = {};
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      if ((j0 + j) * Cfg::B + t < valid) v[j] = *reinterpret_cast<const U*>(src + off[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      const int e = (j0 + j) * Cfg::B + t;
+      if (e < valid) reinterpret_cast<U*>(dst)[e] = v[j];
+    }
+  }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void stage_inputs(const GpuParams& p, char* smem, std::int64_t start,
+                                             int valid) {
+  const int t = static_cast<int>(threadIdx.x);
+#pragma unroll 1
+  for (int k = 0; k < p.ninputs; ++k) {
+    char* dst = smem + p.in_slot[k] * kSlotBytes;
+    const int size = p.in_size[k];
+    if (p.in_mode[k] == kDense16) {
+      const char* src = p.in_data[k] + start * size;
+      const int chunks = (valid * size) >> 4;
+      // A tile of an input is at most kSlotBytes: kSlotBytes / 16 / B = 4 chunks a thread.
+#pragma unroll
+      for (int i = 0; i < kSlotBytes / 16 / Cfg::B; ++i) {
+        const int c = t + i * Cfg::B;
+        if (c < chunks) copy16_async(dst + c * 16, src + c * 16);
+      }
+      // The last tile's few elements past the last whole chunk.
+      for (int e = ((chunks << 4) / size) + t; e < valid; e += Cfg::B) {
+        for (int b = 0; b < size; ++b) dst[e * size + b] = src[e * size + b];
+      }
+      continue;
+    }
+    // Inputs are of the class's dtypes: 1, 4, and up to W bytes.
+    if (size == 1) {
+      stage_elements<Cfg, 1>(p, k, dst, start, valid);
+    } else if (size == 4 || Cfg::W == 4) {
+      stage_elements<Cfg, 4>(p, k, dst, start, valid);
+    } else if (size == 8 || Cfg::W == 8) {
+      stage_elements<Cfg, (Cfg::W >= 8 ? 8 : 4)>(p, k, dst, start, valid);
+    } else {
+      stage_elements<Cfg, Cfg::W>(p, k, dst, start, valid);
+    }
+  }
+  wait_async_copies();
+}
+
+// Element j of the thread's output values, as S bytes: from the accumulator (laid out as
+// Pack<T> lays out a T of S bytes) or from slot `src`.
+template <int S>
+__device__ __forceinline__ Bytes<S> acc_bytes(const Acc& acc, int j) {
+  Bytes<S> b;
+  if constexpr (S == 1) {
+    b.v = static_cast<std::uint8_t>(acc[j]);
+  } else if constexpr (S == 2) {
+    b.v = static_cast<std::uint16_t>(acc[j]);
+  } else if constexpr (S == 4) {
+    b.v = acc[j];
+  } else if constexpr (S == 8) {
+    b.v = (static_cast<std::uint64_t>(acc[2 * j + 1]) << 32) | acc[2 * j];
+  } else {
+    b.lo = (static_cast<std::uint64_t>(acc[4 * j + 1]) << 32) | acc[4 * j];
+    b.hi = (static_cast<std::uint64_t>(acc[4 * j + 3]) << 32) | acc[4 * j + 2];
+  }
+  return b;
+}
+
+template <class Cfg, int S>
+__device__ __forceinline__ void store_output(const GpuParams& p, const Acc& acc, char* smem,
+                                             std::int64_t start, int valid) {
+  using U = Bytes<S>;
+  U v[Cfg::E];
+  if (p.out_src == kAcc) {
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) v[j] = acc_bytes<S>(acc, j);
+  } else {
+    const U* s = reinterpret_cast<const U*>(smem + p.out_src * kSlotBytes) + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) v[j] = s[j * Cfg::B];
+  }
+#pragma unroll
+  for (int j = 0; j < Cfg::E; ++j) {
+    const int e = j * Cfg::B + static_cast<int>(threadIdx.x);
+    if (e < valid) {
+      const std::int64_t off = p.out_dense ? (start + e) * static_cast<std::int64_t>(S)
+                                           : offset_of(p, p.out_strides, start + e);
+      *reinterpret_cast<U*>(p.out + off) = v[j];
+    }
+  }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void run_tiles(const GpuParams& p, char* smem) {
+  Acc acc;
+#pragma unroll
+  for (int i = 0; i < kAccWords; ++i) acc[i] = 0;
+  for (std::int64_t tile = blockIdx.x; tile * Cfg::kTile < p.n; tile += gridDim.x) {
+    const std::int64_t start = tile * Cfg::kTile;
+    const std::int64_t left = p.n - start;
+    const int valid = left < Cfg::kTile ? static_cast<int>(left) : Cfg::kTile;
+    stage_inputs<Cfg>(p, smem, start, valid);
+    __syncthreads();
+    interpret<Cfg>(p, acc, smem);
+    if (p.out_size == 1) {
+      store_output<Cfg, 1>(p, acc, smem, start, valid);
+    } else if (p.out_size == 4 || Cfg::W == 4) {
+      store_output<Cfg, 4>(p, acc, smem, start, valid);
+    } else if (p.out_size == 8 || Cfg::W == 8) {
+      store_output<Cfg, (Cfg::W >= 8 ? 8 : 4)>(p, acc, smem, start, valid);
+    } else {
+      store_output<Cfg, Cfg::W>(p, acc, smem, start, valid);
+    }
+    // The next tile's copies overwrite the slots other threads read.
+    __syncthreads();
+  }
+}
+
+template <GpuClass C>
+__global__ void __launch_bounds__(kGpuBlock, 4) fused_kernel(const __grid_constant__ GpuParams p) {
+  extern __shared__ __align__(16) char smem[];
+  run_tiles<Config<C>>(p, smem);
+}
+
+template <GpuClass C>
+void launch(const GpuParams& p, unsigned grid, int smem, Stream stream) {
+  // Blocks may take more than the default 48 KiB of shared memory only when the kernel says so;
+  // that is a setting of the current device's context, made again when a larger one is asked.
+  if (smem > 48 * 1024) {
+    NUMCU_CUDA_TRY(cudaFuncSetAttribute(fused_kernel<C>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                   "cudaFuncSetAttribute (fused kernel)");
+  }
+  fused_kernel<C><<<grid, kGpuBlock, static_cast<std::size_t>(smem),
+                    static_cast<cudaStream_t>(stream)>>>(p);
+  NUMCU_CUDA_TRY(cudaGetLastError(), "fused kernel launch");
+}
+
+}  // namespace numcu::fused::gpu
