@@ -61,6 +61,9 @@ from . import _array_api  # noqa: E402
 
 take = _array_api.take
 
+# Fused expressions: numexpr's evaluate and cupy's fuse, with no compiler at run time.
+from ._fusion import evaluate, fuse  # noqa: E402
+
 globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
 
 from . import fft, linalg  # noqa: E402  (the standard's extensions, numpy.fft and numpy.linalg)
@@ -98,9 +101,11 @@ __all__ = [
     "dtypes",
     "empty",
     "empty_like",
+    "evaluate",
     "from_dlpack",
     "full",
     "full_like",
+    "fuse",
     "get_num_threads",
     "include_path",
     "linspace",

@@ -74,6 +74,7 @@ void bind_placement(py::module_& m);
 void bind_linalg(py::module_& m);  // linalg.cpp
 void bind_fft(py::module_& m);     // fft.cpp
 void bind_random(py::module_& m);
+void bind_fused(py::module_& m);
 }  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
@@ -487,6 +488,7 @@ PYBIND11_MODULE(_core, m) {
   bind_linalg(m);
   bind_fft(m);
   bind_random(m);
+  bind_fused(m);
 
   m.def("_launch_check", &launch_check, py::arg("data"), py::arg("size"), py::arg("shape"),
         py::arg("strides"), py::arg("itemsizes"), py::arg("alignments"), py::arg("scalar_mask"),

@@ -128,6 +128,10 @@ int team_size(std::int64_t work, std::int64_t grain) {
     }
     return 1;
   }
+#if NUMCU_CPU_OPENMP
+  // A loop started on a thread of a team (a fused program's block) runs on that thread.
+  if (omp_in_parallel()) return 1;
+#endif
   const int threads = get_num_threads();
   const int team = by_work < threads ? static_cast<int>(by_work) : threads;
   return team;

@@ -472,7 +472,7 @@ __device__ __forceinline__ std::int64_t offset_by(const GpuParams& p, const std:
   return off;
 }
 
-__device__ __noinline__ std::int64_t offset_of(const GpuParams& p, const std::int64_t* strides,
+static __device__ __noinline__ std::int64_t offset_of(const GpuParams& p, const std::int64_t* strides,
                                                std::int64_t index) {
   if (p.n <= 0xffffffffLL) return offset_by<std::uint32_t>(p, strides, index);
   return offset_by<std::uint64_t>(p, strides, index);

@@ -1,0 +1,297 @@
+// The GPU backend of fused programs, host side: the kernel class a program needs, where each of
+// its values lives (the accumulator, a slot of shared memory, a constant), the program encoded
+// for the interpreter (fused_gpu.hpp), and the launch.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "fused_gpu.hpp"
+#include "numcu/cuda_check.hpp"
+#include "numcu/errors.hpp"
+#include "numcu/fused.hpp"
+
+namespace numcu::fused {
+namespace {
+
+// The most dynamic shared memory a block may have on `device` (cached per device).
+int max_shared_memory(int device) {
+  static std::mutex mutex;
+  static std::vector<int> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (device >= static_cast<int>(known.size())) known.resize(device + 1, -1);
+  if (known[device] < 0) {
+    int bytes = 48 * 1024;
+    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+        cudaSuccess) {
+      cudaGetLastError();
+      bytes = 48 * 1024;
+    }
+    known[device] = bytes;
+  }
+  return known[device];
+}
+
+bool class_holds(GpuClass c, DType d) { return gpu_class_has(c, gpu_type_index(d)); }
+
+// The dtypes a program uses: its inputs', constants', and each instruction's loop and result.
+bool program_in_class(const Program& prog, GpuClass c) {
+  for (DType d : prog.input_dtype) {
+    if (!class_holds(c, d)) return false;
+  }
+  for (DType d : prog.const_dtype) {
+    if (!class_holds(c, d)) return false;
+  }
+  for (const Instruction& ins : prog.code) {
+    if (!class_holds(c, ins.loop) || !class_holds(c, ins.out)) return false;
+  }
+  return true;
+}
+
+struct Encoding {
+  GpuClass cls = GpuClass::complex;
+  int slots = 0;
+  GpuParams params;
+};
+
+// Encodes `prog` into enc->params (the layout's fields aside); false with `why` where the
+// interpreter cannot run it.
+bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
+  const int ninstr = static_cast<int>(prog.code.size());
+  const int nin = static_cast<int>(prog.input_dtype.size());
+  if (ninstr == 0) {
+    *why = "the program is empty";
+    return false;
+  }
+  if (ninstr > kMaxGpuInstructions) {
+    *why = std::to_string(ninstr) + " instructions (the GPU interpreter takes at most " +
+           std::to_string(kMaxGpuInstructions) + ")";
+    return false;
+  }
+  if (nin > kMaxGpuInputs) {
+    *why = std::to_string(nin) + " array inputs (the GPU interpreter takes at most " +
+           std::to_string(kMaxGpuInputs) + ")";
+    return false;
+  }
+  GpuClass cls;
+  if (program_in_class(prog, GpuClass::narrow)) {
+    cls = GpuClass::narrow;
+  } else if (program_in_class(prog, GpuClass::wide)) {
+    cls = GpuClass::wide;
+  } else if (program_in_class(prog, GpuClass::complex)) {
+    cls = GpuClass::complex;
+  } else {
+    *why = "a dtype outside bool, int32, int64, float32, float64, complex64 and complex128";
+    return false;
+  }
+  for (const Instruction& ins : prog.code) {
+    if (ins.op != kCastOp && !op_supports(ins.op, ins.loop)) {
+      *why = std::string("no loop of ") + op_info(ins.op).name + " for " + dtype_name(ins.loop);
+      return false;
+    }
+  }
+  enc->cls = cls;
+  GpuParams& p = enc->params;
+  p = GpuParams{};
+  p.ninstr = ninstr;
+  p.ninputs = nin;
+
+  // Constants: the program's, then functors made with their parameters (div's default).
+  int nconst = static_cast<int>(prog.const_dtype.size());
+  if (nconst > kMaxGpuConstants) {
+    *why = std::to_string(nconst) + " constants (the GPU interpreter takes at most " +
+           std::to_string(kMaxGpuConstants) + ")";
+    return false;
+  }
+  for (int k = 0; k < nconst; ++k) std::memcpy(p.consts[k], prog.constant(k), 16);
+
+  // Uses of each value.
+  std::vector<int> uses(ninstr, 0), last_use(ninstr, -1), input_last(nin, -1);
+  for (int i = 0; i < ninstr; ++i) {
+    const Instruction& ins = prog.code[i];
+    for (int k = 0; k < ins.arity; ++k) {
+      const Value& v = ins.src[k];
+      if (v.kind == Value::temp) {
+        // Counted once per reading instruction: x*x reads its operand twice from one place.
+        bool seen = false;
+        for (int q = 0; q < k; ++q) {
+          seen = seen || (ins.src[q].kind == Value::temp && ins.src[q].index == v.index);
+        }
+        if (!seen) ++uses[v.index];
+        last_use[v.index] = i;
+      } else if (v.kind == Value::input) {
+        input_last[v.index] = i;
+      }
+    }
+  }
+  const auto is_inline = [&](int i) {
+    return prog.code[i].op == kCastOp || !op_gpu_rolled(prog.code[i].op, prog.code[i].loop);
+  };
+  // A result stays in the accumulator where the next instruction, inline, is its only reader
+  // (or it is the output, computed inline).
+  std::vector<bool> in_acc(ninstr, false);
+  for (int i = 0; i < ninstr; ++i) {
+    if (!is_inline(i)) continue;
+    if (i == ninstr - 1) {
+      in_acc[i] = true;
+    } else {
+      in_acc[i] = uses[i] == 1 && last_use[i] == i + 1 && is_inline(i + 1);
+    }
+  }
+
+  // Slots: every input's from the start to its last reader, results not in the accumulator
+  // from their instruction to their last reader. A slot freed by an instruction is reused from
+  // the next one on (an instruction writing a slot it reads could overwrite, with results wider
+  // than its inputs, elements other threads have yet to read).
+  std::vector<int> free_slots;
+  int nslots = 0;
+  const auto take = [&]() {
+    if (!free_slots.empty()) {
+      const int s = free_slots.back();
+      free_slots.pop_back();
+      return s;
+    }
+    return nslots++;
+  };
+  std::vector<int> input_slot(nin, -1), temp_slot(ninstr, -1);
+  for (int k = 0; k < nin; ++k) {
+    input_slot[k] = take();
+    p.in_slot[k] = input_slot[k];
+  }
+  const auto location = [&](const Value& v) -> unsigned {
+    if (v.kind == Value::input) return static_cast<unsigned>(input_slot[v.index]);
+    if (v.kind == Value::constant) return kConstBit | static_cast<unsigned>(v.index);
+    return in_acc[v.index] ? kAcc : static_cast<unsigned>(temp_slot[v.index]);
+  };
+  const auto operand_dtype = [&](const Value& v) {
+    return v.kind == Value::input      ? prog.input_dtype[v.index]
+           : v.kind == Value::constant ? prog.const_dtype[v.index]
+                                       : prog.code[v.index].out;
+  };
+  for (int i = 0; i < ninstr; ++i) {
+    const Instruction& ins = prog.code[i];
+    GpuInstr& g = p.code[i];
+    const int tindex = gpu_type_index(ins.loop);
+    const int slot_op = ins.op == kCastOp ? kCastOp + gpu_type_index(ins.out) : ins.op;
+    g.code = static_cast<std::uint16_t>(gpu_code(slot_op, tindex));
+    unsigned src[3] = {0, 0, 0};
+    for (int k = 0; k < ins.arity; ++k) src[k] = location(ins.src[k]);
+    if (op_takes_params(ins.op)) {
+      if (nconst == kMaxGpuConstants) {
+        *why = "too many constants for the GPU interpreter";
+        return false;
+      }
+      // The functor, made here with its parameters, as the third operand's constant.
+      std::memcpy(p.consts[nconst], &ins.params, sizeof ins.params);
+      src[2] = kConstBit | static_cast<unsigned>(nconst++);
+    }
+    // The result's place, taken before the operands' slots are given back.
+    unsigned dst = kAcc;
+    if (!in_acc[i]) {
+      temp_slot[i] = take();
+      dst = static_cast<unsigned>(temp_slot[i]);
+    }
+    unsigned fetch = 0, sizes = 0;
+    if (is_inline(i)) {
+      for (int k = 0; k < ins.arity; ++k) {
+        const Value& v = ins.src[k];
+        const bool from_acc = v.kind == Value::temp && in_acc[v.index];
+        unsigned mode;
+        if (k == 0) {
+          mode = from_acc ? kInAcc : kLoad;
+        } else {
+          mode = from_acc ? kFromAcc : kLoad;
+        }
+        fetch |= mode << (2 * k);
+        sizes |= static_cast<unsigned>(size_class(itemsize(operand_dtype(v)))) << (2 * k);
+      }
+      if (dst != kAcc) fetch |= kStore;
+      sizes |= static_cast<unsigned>(size_class(itemsize(ins.out))) << 6;
+    }
+    g.dst = static_cast<std::uint8_t>(dst);
+    for (int k = 0; k < 3; ++k) g.src[k] = static_cast<std::uint8_t>(src[k]);
+    g.fetch = static_cast<std::uint8_t>(fetch);
+    g.sizes = static_cast<std::uint8_t>(sizes);
+    // Slots whose last reader this is go back (inputs too).
+    for (int k = 0; k < ins.arity; ++k) {
+      const Value& v = ins.src[k];
+      if (v.kind == Value::input && input_last[v.index] == i && input_slot[v.index] >= 0) {
+        free_slots.push_back(input_slot[v.index]);
+        input_slot[v.index] = -1 - input_slot[v.index];
+      } else if (v.kind == Value::temp && last_use[v.index] == i && temp_slot[v.index] >= 0) {
+        free_slots.push_back(temp_slot[v.index]);
+        temp_slot[v.index] = -1 - temp_slot[v.index];
+      }
+    }
+  }
+  // The output's result is read by no instruction: its slot was never given back.
+  p.out_src = in_acc[ninstr - 1] ? static_cast<int>(kAcc) : temp_slot[ninstr - 1];
+  const int most = std::min(kMaxSlots, max_shared_memory(device) / kSlotBytes);
+  if (nslots > most) {
+    *why = std::to_string(nslots) + " values held at once (this GPU's shared memory holds " +
+           std::to_string(most) + " of " + std::to_string(kSlotBytes / 1024) + " KiB a block)";
+    return false;
+  }
+  enc->slots = std::max(nslots, 1);
+  return true;
+}
+
+}  // namespace
+
+bool gpu_supports(const Program& program, int device, std::string* why) {
+  Encoding enc;
+  std::string reason;
+  const bool ok = encode(program, device, &enc, &reason);
+  if (why != nullptr) *why = reason;
+  return ok;
+}
+
+void run_cuda(const Program& program, const Layout& L, int device, Stream stream) {
+  Encoding enc;
+  std::string why;
+  if (!encode(program, device, &enc, &why)) {
+    throw_value_error("numcu: internal error: a fused program the GPU cannot run reached it (" +
+                      why + ")");
+  }
+  if (L.size == 0) return;
+  GpuParams& p = enc.params;
+  p.n = L.size;
+  p.ndim = L.ndim;
+  for (int d = 0; d < L.ndim; ++d) p.shape[d] = L.shape[d];
+  p.out = L.data[0];
+  p.out_size = L.itemsize[0];
+  p.out_dense = L.dense[0] ? 1 : 0;
+  for (int d = 0; d < L.ndim; ++d) p.out_strides[d] = L.strides[0][d];
+  for (int k = 0; k < p.ninputs; ++k) {
+    const int i = 1 + k;
+    p.in_data[k] = L.data[i];
+    p.in_size[k] = L.itemsize[i];
+    for (int d = 0; d < L.ndim; ++d) p.in_strides[k][d] = L.strides[i][d];
+    if (L.dense[i]) {
+      p.in_mode[k] = reinterpret_cast<std::uintptr_t>(L.data[i]) % 16 == 0 ? kDense16
+                                                                            : kDenseElements;
+    } else {
+      p.in_mode[k] = kStrided;
+    }
+  }
+  const std::int64_t tile = static_cast<std::int64_t>(gpu_class_elements(enc.cls)) * kGpuBlock;
+  const std::int64_t tiles = (L.size + tile - 1) / tile;
+  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  const int smem = enc.slots * kSlotBytes;
+  switch (enc.cls) {
+    case GpuClass::narrow:
+      launch_fused_narrow(p, grid, smem, stream);
+      break;
+    case GpuClass::wide:
+      launch_fused_wide(p, grid, smem, stream);
+      break;
+    default:
+      launch_fused_complex(p, grid, smem, stream);
+      break;
+  }
+}
+
+}  // namespace numcu::fused
