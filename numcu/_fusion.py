@@ -402,8 +402,17 @@ class _Reduced:
         self.var = var
         self.kwargs = kwargs
 
-    def __getattr__(self, name):
+    def _refuse(self, *args, **kwargs):
         raise TypeError("numcu.fuse: a reduction may only end the fused function")
+
+    __getattr__ = _refuse
+    for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+                  "lshift", "rshift"):
+        locals()[f"__{_name}__"] = _refuse
+        locals()[f"__r{_name}__"] = _refuse
+    __neg__ = __pos__ = __abs__ = __invert__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __array_ufunc__ = _refuse
+    del _name
 
 
 class _Var:

@@ -348,6 +348,9 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
   }
   const int first_literal = nscalars;
   nscalars += static_cast<int>(literals_.size());
+  // Python's results next, in the order take_in made them; the host steps' after them.
+  const int first_python = nscalars;
+  nscalars += static_cast<int>(st.python_results.size());
   std::vector<int> arg_input(static_cast<std::size_t>(ninputs_), -1);
   // (value, dtype) -> temp already cast, and (scalar, dtype) -> constant.
   std::unordered_map<long long, int> cast_of, const_of;
@@ -420,7 +423,7 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     if (!st.python_result_of.empty() && st.python_result_of[i] >= 0) {
       const Operand& r = st.python_results[st.python_result_of[i]];
       t.kind = TypedNode::scalar;
-      t.index = nscalars++;
+      t.index = first_python + st.python_result_of[i];
       t.dtype = r.view.dtype;
       t.weak = r.weak;
       continue;
