@@ -110,6 +110,23 @@ struct TypedProgram {
   bool costly = false;
   // Where no program runs (the result is a scalar): the scalar.
   bool scalar_result = false;
+  // The program encoded for the GPU interpreter, per device (null: it runs unfused there, for
+  // the reason in gpu_why). Made at the first call on a device and kept.
+  struct GpuEntry {
+    int device;
+    std::shared_ptr<const F::GpuPlan> plan;
+    std::string why;
+  };
+  std::vector<GpuEntry> gpu;
+  const GpuEntry& gpu_plan(int device) {
+    for (const GpuEntry& e : gpu) {
+      if (e.device == device) return e;
+    }
+    GpuEntry e{device, nullptr, {}};
+    e.plan = F::gpu_plan(prog, device, &e.why);
+    gpu.push_back(std::move(e));
+    return gpu.back();
+  }
 };
 
 bool is_python_scalar(const Operand& x) { return x.kind == Operand::Kind::scalar; }
@@ -812,18 +829,25 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
     st.key.push_back(static_cast<char>(out.view.dtype));
   }
   const std::shared_ptr<TypedProgram> tpp = typed(st, has_out ? &out : nullptr);
-  const TypedProgram& tp = *tpp;
+  TypedProgram& tp = *tpp;
 
   // Scalars: the table, the checks NumPy makes, the host steps, the program's constants.
   std::vector<Scalar> table;
-  fill_scalars(tp, st.args, literals_, st.python_results, table, fname);
-  run_checks(tp, table, fname);
-  run_host_steps(tp, table, fname);
-  F::Program prog = tp.prog;
-  for (std::size_t k = 0; k < tp.consts.size(); ++k) {
-    convert_scalar(table[tp.consts[k].source], tp.consts[k].dtype, prog.consts.data() + 16 * k,
-                   fname);
+  if (tp.nscalars > 0) {
+    fill_scalars(tp, st.args, literals_, st.python_results, table, fname);
+    run_checks(tp, table, fname);
+    run_host_steps(tp, table, fname);
   }
+  // The program with this call's constants (a copy only where it has constants).
+  std::unique_ptr<F::Program> with_consts;
+  if (!tp.consts.empty()) {
+    with_consts = std::make_unique<F::Program>(tp.prog);
+    for (std::size_t k = 0; k < tp.consts.size(); ++k) {
+      convert_scalar(table[tp.consts[k].source], tp.consts[k].dtype,
+                     with_consts->consts.data() + 16 * k, fname);
+    }
+  }
+  const F::Program& prog = with_consts ? *with_consts : tp.prog;
   if (tp.scalar_result && !has_out) {
     // A Python scalar stays one (Python's arithmetic, an argument or a literal given back);
     // anything the ufuncs computed is a NumPy scalar of its dtype.
@@ -937,8 +961,8 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
     for (ArrayView& v : inputs) v = unaliased(scratch, ex, target, v, true, fname);
   }
 
-  std::string why;
-  const bool fused = !ex.gpu || F::gpu_supports(prog, ex.device, &why);
+  const F::GpuPlan* plan = ex.gpu ? tp.gpu_plan(ex.device).plan.get() : nullptr;
+  const bool fused = !ex.gpu || plan != nullptr;
   const auto run = [&] {
     if (elements == 0) return;
     if (fused) {
@@ -946,7 +970,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
       for (const ArrayView& v : inputs) views.push_back(&v);
       const F::Layout L = F::make_layout(views.data(), static_cast<int>(views.size()), fname);
       if (ex.gpu) {
-        F::run_cuda(prog, L, ex.device, ex.stream);
+        F::run_cuda(*plan, prog, L, ex.stream);
       } else {
         F::run_cpu(prog, L);
       }

@@ -51,11 +51,20 @@ bool program_in_class(const Program& prog, GpuClass c) {
   return true;
 }
 
-struct Encoding {
+}  // namespace
+
+// An encoded program: its kernel class, the slots it takes, and the kernel's argument with
+// everything but the layout and the constants filled in.
+struct GpuPlan {
   GpuClass cls = GpuClass::complex;
   int slots = 0;
+  int nconsts = 0;  // the program's own; functors with parameters follow them
   GpuParams params;
 };
+
+namespace {
+
+using Encoding = GpuPlan;
 
 // Encodes `prog` into enc->params (the layout's fields aside); false with `why` where the
 // interpreter cannot run it.
@@ -241,23 +250,36 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
 
 }  // namespace
 
-bool gpu_supports(const Program& program, int device, std::string* why) {
-  Encoding enc;
+std::shared_ptr<const GpuPlan> gpu_plan(const Program& program, int device, std::string* why) {
+  auto plan = std::make_shared<GpuPlan>();
   std::string reason;
-  const bool ok = encode(program, device, &enc, &reason);
-  if (why != nullptr) *why = reason;
-  return ok;
+  if (!encode(program, device, plan.get(), &reason)) {
+    if (why != nullptr) *why = reason;
+    return nullptr;
+  }
+  plan->nconsts = static_cast<int>(program.const_dtype.size());
+  return plan;
+}
+
+bool gpu_supports(const Program& program, int device, std::string* why) {
+  return gpu_plan(program, device, why) != nullptr;
 }
 
 void run_cuda(const Program& program, const Layout& L, int device, Stream stream) {
-  Encoding enc;
   std::string why;
-  if (!encode(program, device, &enc, &why)) {
+  const std::shared_ptr<const GpuPlan> plan = gpu_plan(program, device, &why);
+  if (!plan) {
     throw_value_error("numcu: internal error: a fused program the GPU cannot run reached it (" +
                       why + ")");
   }
+  run_cuda(*plan, program, L, stream);
+}
+
+void run_cuda(const GpuPlan& plan, const Program& program, const Layout& L, Stream stream) {
   if (L.size == 0) return;
-  GpuParams& p = enc.params;
+  GpuParams p = plan.params;
+  for (int k = 0; k < plan.nconsts; ++k) std::memcpy(p.consts[k], program.constant(k), 16);
+  const Encoding& enc = plan;
   p.n = L.size;
   p.ndim = L.ndim;
   for (int d = 0; d < L.ndim; ++d) p.shape[d] = L.shape[d];

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -226,11 +227,16 @@ constexpr int kMaxGpuInstructions = 64;
 constexpr int kMaxGpuInputs = 16;
 constexpr int kMaxGpuConstants = 32;
 
-// The GPU: whether an interpreter kernel holds every instruction of `program` (its dtypes
-// among bool, int32, int64, float32, float64, complex64 and complex128), within the limits
-// above and the shared memory of `device`; if not, `why` says what is missing.
+// The GPU: `program` encoded for an interpreter kernel (fused_cuda.cpp), where one holds every
+// instruction (its dtypes among bool, int32, int64, float32, float64, complex64 and
+// complex128) within the limits above and the shared memory of `device`; null, with `why`
+// saying what is missing, where none does. A plan depends on the program's instructions and
+// dtypes, not on its constants' values: it is made once and kept.
+struct GpuPlan;
+std::shared_ptr<const GpuPlan> gpu_plan(const Program& program, int device, std::string* why);
 bool gpu_supports(const Program& program, int device, std::string* why);
-// Queues `program` over `layout` (device memory) on `stream`; gpu_supports must hold.
+// Queues `program` (its constants as they are now) over `layout` (device memory) on `stream`.
+void run_cuda(const GpuPlan& plan, const Program& program, const Layout& layout, Stream stream);
 void run_cuda(const Program& program, const Layout& layout, int device, Stream stream);
 
 // The interpreter's dtypes, in the order of its type index.
