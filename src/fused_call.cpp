@@ -251,7 +251,9 @@ class FusedExpr {
   int ninputs() const { return ninputs_; }
   std::size_t cached_programs() const { return cache_.size(); }
 
-  py::object call(py::handle args, py::handle out_obj, int rule, const DeviceRequest& req);
+  // `emulate` (test builds): the GPU interpreter run on the CPU in place of the CPU backend.
+  py::object call(py::handle args, py::handle out_obj, int rule, const DeviceRequest& req,
+                  bool emulate = false);
   py::list describe(py::handle args, py::handle out_obj, int rule, int device);
 
  private:
@@ -815,7 +817,7 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
 }
 
 py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
-                           const DeviceRequest& req) {
+                           const DeviceRequest& req, bool emulate) {
   const char* fname = fname_.c_str();
   cuda::DeviceRestore restore;
   std::shared_ptr<void> stream_keeper;
@@ -971,6 +973,10 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
       const F::Layout L = F::make_layout(views.data(), static_cast<int>(views.size()), fname);
       if (ex.gpu) {
         F::run_cuda(*plan, prog, L, ex.stream);
+      } else if (emulate) {
+#if NUMCU_FUSED_EMULATOR
+        F::emulate_cuda(prog, L);
+#endif
       } else {
         F::run_cpu(prog, L);
       }
@@ -1043,11 +1049,11 @@ PyObject* fused_call_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs,
 void bind_fused(py::module_& m) {
   using namespace fused_call;
   namespace F = ::numcu::fused;
-  py::class_<FusedExpr, std::shared_ptr<FusedExpr>>(
+  py::class_<FusedExpr, std::shared_ptr<FusedExpr>> cls(
       m, "_FusedExpr",
       "A fused expression's graph (numcu/_fusion.py builds it); its typed programs are cached "
-      "per call signature.")
-      .def(py::init<py::sequence, int, std::string, std::string>(), py::arg("nodes"),
+      "per call signature.");
+  cls.def(py::init<py::sequence, int, std::string, std::string>(), py::arg("nodes"),
            py::arg("ninputs"), py::arg("fname"), py::arg("text"))
       .def_property_readonly("ninputs", &FusedExpr::ninputs)
       .def_property_readonly("cached_programs", &FusedExpr::cached_programs,
@@ -1062,6 +1068,17 @@ void bind_fused(py::module_& m) {
           "The typed program for these arguments: (where, op, loop dtype, result dtype) per "
           "step ('host' steps of scalars, 'program' instructions), and, given a GPU, whether it "
           "runs fused there and why not.");
+#if NUMCU_FUSED_EMULATOR
+  cls.def(
+      "emulate_gpu",
+      [](FusedExpr& e, py::tuple args, py::object out) {
+        DeviceRequest req;
+        req.kind = DeviceRequest::Kind::cpu;
+        return e.call(args, out, 2, req, true);
+      },
+      py::arg("args"), py::arg("out") = py::none(),
+      "Test builds: the call with the GPU interpreter emulated on the CPU (host arrays).");
+#endif
   def_fastcall(m, "_fused_call", &fused_call_entry,
                "_fused_call(expr, args, out=None, casting=None, device=None, stream=None)\n--\n\n"
                "Runs a fused expression (numcu.evaluate and numcu.fuse call it).");

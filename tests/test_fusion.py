@@ -871,3 +871,94 @@ def test_operator_table_matches_python():
     """The language's operators are Python's (numexpr's) with NumPy's ufunc names."""
     assert _fusion._BINARY[__import__("ast").Add] == ("add", operator.add)
     assert set(_fusion.OPS) >= set(numcu.UFUNCS)
+
+
+# --------------------------------------------------------------------------------------------
+# The GPU interpreter emulated on the CPU (test builds: -Ccmake.define.NUMCU_FUSED_EMULATOR=ON)
+# --------------------------------------------------------------------------------------------
+
+needs_emulator = pytest.mark.skipif(
+    not hasattr(numcu._core._FusedExpr, "emulate_gpu"),
+    reason="built without NUMCU_FUSED_EMULATOR (the GPU interpreter's CPU emulation)",
+)
+
+VECTOR_MATH = ("sin", "cos", "exp", "log", "tan", "arctan", "hypot", "tanh", "expm1", "sqrt", "abs(",
+               "**", "/", "log10", "log1p", "arcsin")
+
+
+def emulated(ex, env):
+    p = _fusion._parse(ex)
+    return p.expr.emulate_gpu(tuple(env[n] for n in p.names))
+
+
+@needs_emulator
+@pytest.mark.parametrize(("dtype", "ex"), [c for c in CASES if c[0] in GPU_DTYPES])
+@pytest.mark.parametrize("n", [1, 1000, N_BLOCKS])
+def test_emulated_gpu_interpreter(rng, dtype, ex, n):
+    """The encoding (accumulator, slots, fetches) and the interpreter against the CPU backend:
+    exactly where the host's functions are the CPU loops' (arithmetic, comparisons, logic), and
+    within the dtype's tolerance for the float functions (glibc's scalar code here)."""
+    env = operands(rng, dtype, (n,))
+    with quiet():
+        result = emulated(ex, env)
+        expected = numcu.evaluate(ex, local_dict=env, device="cpu")
+    if any(f in ex for f in VECTOR_MATH) and np.dtype(dtype).kind in "fc":
+        close_to_numpy(result, expected)
+    else:
+        same_bits(result, expected)
+
+
+@needs_emulator
+@pytest.mark.parametrize("layout", LAYOUT_NAMES)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex128", "bool"])
+def test_emulated_gpu_layouts(rng, layout, dtype):
+    a, b = layouts(rng, dtype if dtype != "bool" else "int32")[layout]
+    if dtype == "bool":
+        a, b = a > 0, b > 0
+    env = {"a": a, "b": b}
+    ex = "a*b + a" if dtype != "bool" else "a & b | a"
+    with quiet():
+        same_bits(emulated(ex, env), numcu.evaluate(ex, local_dict=env, device="cpu"))
+    out = poisoned(np.broadcast_shapes(a.shape, b.shape), dtype)
+    if out.ndim == 2:
+        # A strided out (written through its strides, not as a dense run).
+        base = poisoned((out.shape[0], 2 * out.shape[1]), dtype)
+        p = _fusion._parse(ex)
+        p.expr.emulate_gpu((a, b), base[:, ::2])
+        same_bits(base[:, ::2], numcu.evaluate(ex, local_dict=env, device="cpu"))
+
+
+@needs_emulator
+def test_emulated_gpu_mixed_programs(rng):
+    """Casts between classes, constants, where's bool condition, out-of-line functions feeding
+    inline ones and back, values read twice, many values held at once."""
+    env = {
+        "a": random_array(rng, (N_BLOCKS,), "float32"),
+        "b": random_array(rng, (N_BLOCKS,), "int64"),
+        "c": random_array(rng, (N_BLOCKS,), "complex64"),
+        "i": random_array(rng, (N_BLOCKS,), "int32"),
+        "m": random_array(rng, (N_BLOCKS,), "bool"),
+    }
+    cases = [
+        "a*b + i",
+        "where(m, a, i) * 2.5",
+        "(a + 1) * (a + 1) - a",
+        "abs(c) + a * 2",
+        "c * a + conj(c) * b",
+        "floor_divide(i, 3) + (i << 2) - abs(i)",
+        "maximum(a, i) + minimum(b, 7) * (m ^ (a > 0))",
+        "a*1 + a*2 + a*3 + a*4 + a*5 + a*6 + a*7 + a*8 + i*9 + b*10",
+        "((a + i) * (b - i) + (a - b) * (i + 1)) / ((a * b) + 1.5)",
+        "complex(a, i) * c",
+        "real(c) * imag(c) + a",
+        "div(a, b)",
+        "div(a, i, 7.0)",
+    ]
+    for ex in cases:
+        with quiet():
+            result = emulated(ex, env)
+            expected = numcu.evaluate(ex, local_dict=env, device="cpu")
+        if "/" in ex or "abs(c)" in ex:  # |z| is glibc's vector hypot in the CPU loop
+            close_to_numpy(result, expected)
+        else:
+            same_bits(result, expected)

@@ -17,8 +17,10 @@
 namespace numcu::fused {
 namespace {
 
-// The most dynamic shared memory a block may have on `device` (cached per device).
+// The most dynamic shared memory a block may have on `device` (cached per device); device -1:
+// Hopper's 227 KiB (the emulator of test builds).
 int max_shared_memory(int device) {
+  if (device < 0) return 227 * 1024;
   static std::mutex mutex;
   static std::vector<int> known;
   std::lock_guard<std::mutex> lock(mutex);
@@ -51,21 +53,7 @@ bool program_in_class(const Program& prog, GpuClass c) {
   return true;
 }
 
-}  // namespace
-
-// An encoded program: its kernel class, the slots it takes, and the kernel's argument with
-// everything but the layout and the constants filled in.
-struct GpuPlan {
-  GpuClass cls = GpuClass::complex;
-  int slots = 0;
-  int nconsts = 0;  // the program's own; functors with parameters follow them
-  GpuParams params;
-};
-
-namespace {
-
 using Encoding = GpuPlan;
-
 // Encodes `prog` into enc->params (the layout's fields aside); false with `why` where the
 // interpreter cannot run it.
 bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
@@ -154,20 +142,24 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
   // Slots: every input's from the start to its last reader, results not in the accumulator
   // from their instruction to their last reader. A slot freed by an instruction is reused from
   // the next one on (an instruction writing a slot it reads could overwrite, with results wider
-  // than its inputs, elements other threads have yet to read).
-  std::vector<int> free_slots;
+  // than its inputs, elements other threads have yet to read), and only by a value of the same
+  // item size: a thread's elements lie at other places of a slot for another size, where another
+  // thread may not have read the old value yet (threads meet only between tiles).
+  std::vector<std::pair<int, int>> free_slots;  // (item size, slot)
   int nslots = 0;
-  const auto take = [&]() {
-    if (!free_slots.empty()) {
-      const int s = free_slots.back();
-      free_slots.pop_back();
-      return s;
+  const auto take = [&](int size) {
+    for (auto it = free_slots.begin(); it != free_slots.end(); ++it) {
+      if (it->first == size) {
+        const int s = it->second;
+        free_slots.erase(it);
+        return s;
+      }
     }
     return nslots++;
   };
   std::vector<int> input_slot(nin, -1), temp_slot(ninstr, -1);
   for (int k = 0; k < nin; ++k) {
-    input_slot[k] = take();
+    input_slot[k] = take(itemsize(prog.input_dtype[k]));
     p.in_slot[k] = input_slot[k];
   }
   const auto location = [&](const Value& v) -> unsigned {
@@ -200,7 +192,7 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
     // The result's place, taken before the operands' slots are given back.
     unsigned dst = kAcc;
     if (!in_acc[i]) {
-      temp_slot[i] = take();
+      temp_slot[i] = take(itemsize(ins.out));
       dst = static_cast<unsigned>(temp_slot[i]);
     }
     unsigned fetch = 0, sizes = 0;
@@ -228,10 +220,10 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
     for (int k = 0; k < ins.arity; ++k) {
       const Value& v = ins.src[k];
       if (v.kind == Value::input && input_last[v.index] == i && input_slot[v.index] >= 0) {
-        free_slots.push_back(input_slot[v.index]);
+        free_slots.emplace_back(itemsize(prog.input_dtype[v.index]), input_slot[v.index]);
         input_slot[v.index] = -1 - input_slot[v.index];
       } else if (v.kind == Value::temp && last_use[v.index] == i && temp_slot[v.index] >= 0) {
-        free_slots.push_back(temp_slot[v.index]);
+        free_slots.emplace_back(itemsize(prog.code[v.index].out), temp_slot[v.index]);
         temp_slot[v.index] = -1 - temp_slot[v.index];
       }
     }
@@ -275,11 +267,10 @@ void run_cuda(const Program& program, const Layout& L, int device, Stream stream
   run_cuda(*plan, program, L, stream);
 }
 
-void run_cuda(const GpuPlan& plan, const Program& program, const Layout& L, Stream stream) {
-  if (L.size == 0) return;
+GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& L,
+                     unsigned* grid) {
   GpuParams p = plan.params;
   for (int k = 0; k < plan.nconsts; ++k) std::memcpy(p.consts[k], program.constant(k), 16);
-  const Encoding& enc = plan;
   p.n = L.size;
   p.ndim = L.ndim;
   for (int d = 0; d < L.ndim; ++d) p.shape[d] = L.shape[d];
@@ -299,9 +290,17 @@ void run_cuda(const GpuPlan& plan, const Program& program, const Layout& L, Stre
       p.in_mode[k] = kStrided;
     }
   }
-  const std::int64_t tile = static_cast<std::int64_t>(gpu_class_elements(enc.cls)) * kGpuBlock;
+  const std::int64_t tile = static_cast<std::int64_t>(gpu_class_elements(plan.cls)) * kGpuBlock;
   const std::int64_t tiles = (L.size + tile - 1) / tile;
-  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  *grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  return p;
+}
+
+void run_cuda(const GpuPlan& plan, const Program& program, const Layout& L, Stream stream) {
+  if (L.size == 0) return;
+  unsigned grid = 0;
+  const GpuParams p = gpu_params(plan, program, L, &grid);
+  const Encoding& enc = plan;
   const int smem = enc.slots * kSlotBytes;
   switch (enc.cls) {
     case GpuClass::narrow:

@@ -100,6 +100,19 @@ struct GpuParams {
   alignas(16) unsigned char consts[kMaxGpuConstants][16] = {};
 };
 
+// An encoded program (fused.hpp's GpuPlan): its kernel class, the slots it takes, and the
+// kernel's argument with everything but the layout and the constants filled in.
+struct GpuPlan {
+  GpuClass cls = GpuClass::complex;
+  int slots = 0;
+  int nconsts = 0;  // the program's own; functors with parameters follow them
+  GpuParams params;
+};
+
+// The kernel's argument for `plan` over `layout` with the program's constants, and its grid.
+GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& layout,
+                     unsigned* grid);
+
 // The launchers (fused_narrow.cu, fused_wide.cu, fused_complex.cu): `grid` blocks of kGpuBlock
 // threads with `smem` bytes of dynamic shared memory each.
 void launch_fused_narrow(const GpuParams& p, unsigned grid, int smem, Stream stream);

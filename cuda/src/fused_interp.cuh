@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "fused_gpu.hpp"
@@ -25,7 +26,67 @@
 #include "numcu/ops.hpp"
 #include "numcu/types.hpp"
 
+// NUMCU_FUSED_EMULATE (a test build's option): the interpreter's device functions compiled for the
+// host too, so that fused_emulate.cu can run the encoded programs on the CPU, thread by thread.
+#ifdef NUMCU_FUSED_EMULATE
+#define NUMCU_FUSED_FN __host__ __device__ __forceinline__
+#define NUMCU_FUSED_NOINLINE __host__ __device__ __noinline__
+#else
+#define NUMCU_FUSED_FN __device__ __forceinline__
+#define NUMCU_FUSED_NOINLINE __device__ __noinline__
+#endif
+
 namespace numcu::fused::gpu {
+
+#ifdef NUMCU_FUSED_EMULATE
+// The emulator's current thread of the block.
+inline int g_emulated_thread = 0;
+#endif
+#if defined(NUMCU_FUSED_EMULATE) && !defined(__CUDA_ARCH__)
+NUMCU_FUSED_FN int thread_index() { return g_emulated_thread; }
+#else
+NUMCU_FUSED_FN int thread_index() { return static_cast<int>(threadIdx.x); }
+#endif
+
+NUMCU_FUSED_FN float bits_float(std::uint32_t w) {
+#ifdef __CUDA_ARCH__
+  return __uint_as_float(w);
+#else
+  float f;
+  std::memcpy(&f, &w, sizeof f);
+  return f;
+#endif
+}
+NUMCU_FUSED_FN std::uint32_t float_bits(float f) {
+#ifdef __CUDA_ARCH__
+  return __float_as_uint(f);
+#else
+  std::uint32_t w;
+  std::memcpy(&w, &f, sizeof w);
+  return w;
+#endif
+}
+NUMCU_FUSED_FN double bits_double(std::uint32_t lo, std::uint32_t hi) {
+#ifdef __CUDA_ARCH__
+  return __hiloint2double(static_cast<int>(hi), static_cast<int>(lo));
+#else
+  const std::uint64_t u = (static_cast<std::uint64_t>(hi) << 32) | lo;
+  double d;
+  std::memcpy(&d, &u, sizeof d);
+  return d;
+#endif
+}
+NUMCU_FUSED_FN void double_bits(double d, std::uint32_t* w) {
+#ifdef __CUDA_ARCH__
+  w[0] = static_cast<std::uint32_t>(__double2loint(d));
+  w[1] = static_cast<std::uint32_t>(__double2hiint(d));
+#else
+  std::uint64_t u;
+  std::memcpy(&u, &d, sizeof u);
+  w[0] = static_cast<std::uint32_t>(u);
+  w[1] = static_cast<std::uint32_t>(u >> 32);
+#endif
+}
 
 template <GpuClass C>
 struct Config {
@@ -46,30 +107,30 @@ struct Pack;
 template <>
 struct Pack<bool> {
   static constexpr int words = 1;
-  __device__ static bool get(const std::uint32_t* w) { return w[0] != 0; }
-  __device__ static void put(std::uint32_t* w, bool v) { w[0] = v ? 1u : 0u; }
+  NUMCU_FUSED_FN static bool get(const std::uint32_t* w) { return w[0] != 0; }
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, bool v) { w[0] = v ? 1u : 0u; }
 };
 template <>
 struct Pack<std::int32_t> {
   static constexpr int words = 1;
-  __device__ static std::int32_t get(const std::uint32_t* w) {
+  NUMCU_FUSED_FN static std::int32_t get(const std::uint32_t* w) {
     return static_cast<std::int32_t>(w[0]);
   }
-  __device__ static void put(std::uint32_t* w, std::int32_t v) { w[0] = static_cast<unsigned>(v); }
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, std::int32_t v) { w[0] = static_cast<unsigned>(v); }
 };
 template <>
 struct Pack<float> {
   static constexpr int words = 1;
-  __device__ static float get(const std::uint32_t* w) { return __uint_as_float(w[0]); }
-  __device__ static void put(std::uint32_t* w, float v) { w[0] = __float_as_uint(v); }
+  NUMCU_FUSED_FN static float get(const std::uint32_t* w) { return bits_float(w[0]); }
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, float v) { w[0] = float_bits(v); }
 };
 template <>
 struct Pack<std::int64_t> {
   static constexpr int words = 2;
-  __device__ static std::int64_t get(const std::uint32_t* w) {
+  NUMCU_FUSED_FN static std::int64_t get(const std::uint32_t* w) {
     return static_cast<std::int64_t>((static_cast<std::uint64_t>(w[1]) << 32) | w[0]);
   }
-  __device__ static void put(std::uint32_t* w, std::int64_t v) {
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, std::int64_t v) {
     w[0] = static_cast<std::uint32_t>(v);
     w[1] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32);
   }
@@ -77,21 +138,20 @@ struct Pack<std::int64_t> {
 template <>
 struct Pack<double> {
   static constexpr int words = 2;
-  __device__ static double get(const std::uint32_t* w) {
-    return __hiloint2double(static_cast<int>(w[1]), static_cast<int>(w[0]));
+  NUMCU_FUSED_FN static double get(const std::uint32_t* w) {
+    return bits_double(w[0], w[1]);
   }
-  __device__ static void put(std::uint32_t* w, double v) {
-    w[0] = static_cast<std::uint32_t>(__double2loint(v));
-    w[1] = static_cast<std::uint32_t>(__double2hiint(v));
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, double v) {
+    double_bits(v, w);
   }
 };
 template <>
 struct Pack<complex64> {
   static constexpr int words = 2;
-  __device__ static complex64 get(const std::uint32_t* w) {
+  NUMCU_FUSED_FN static complex64 get(const std::uint32_t* w) {
     return complex64(Pack<float>::get(w), Pack<float>::get(w + 1));
   }
-  __device__ static void put(std::uint32_t* w, complex64 v) {
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, complex64 v) {
     Pack<float>::put(w, v.real());
     Pack<float>::put(w + 1, v.imag());
   }
@@ -99,23 +159,23 @@ struct Pack<complex64> {
 template <>
 struct Pack<complex128> {
   static constexpr int words = 4;
-  __device__ static complex128 get(const std::uint32_t* w) {
+  NUMCU_FUSED_FN static complex128 get(const std::uint32_t* w) {
     return complex128(Pack<double>::get(w), Pack<double>::get(w + 2));
   }
-  __device__ static void put(std::uint32_t* w, complex128 v) {
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, complex128 v) {
     Pack<double>::put(w, v.real());
     Pack<double>::put(w + 2, v.imag());
   }
 };
 
 template <class T>
-__device__ __forceinline__ T constant(const GpuParams& p, unsigned k) {
+NUMCU_FUSED_FN T constant(const GpuParams& p, unsigned k) {
   return *reinterpret_cast<const T*>(p.consts[k]);
 }
 
 template <class T>
-__device__ __forceinline__ T* slot(char* smem, unsigned s) {
-  return reinterpret_cast<T*>(smem + s * kSlotBytes) + threadIdx.x;
+NUMCU_FUSED_FN T* slot(char* smem, unsigned s) {
+  return reinterpret_cast<T*>(smem + s * kSlotBytes) + thread_index();
 }
 
 // The words of an element of S bytes in a register array (Pack's layout).
@@ -126,7 +186,7 @@ constexpr int words_of() {
 
 // w = the thread's E values of S bytes from constant or slot `src`, in Pack's layout.
 template <class Cfg, int S>
-__device__ __forceinline__ void load_words(unsigned src, Acc& w, char* smem, const GpuParams& p) {
+NUMCU_FUSED_FN void load_words(unsigned src, Acc& w, char* smem, const GpuParams& p) {
   constexpr int K = words_of<S>();
   if (src & kConstBit) {
     const unsigned char* c = p.consts[src & ~unsigned{kConstBit}];
@@ -173,7 +233,7 @@ __device__ __forceinline__ void load_words(unsigned src, Acc& w, char* smem, con
 
 // Slot `dst` = the thread's E values of S bytes in w.
 template <class Cfg, int S>
-__device__ __forceinline__ void store_words(unsigned dst, const Acc& w, char* smem) {
+NUMCU_FUSED_FN void store_words(unsigned dst, const Acc& w, char* smem) {
   if constexpr (S == 1) {
     std::uint8_t* s = slot<std::uint8_t>(smem, dst);
 #pragma unroll
@@ -197,7 +257,7 @@ __device__ __forceinline__ void store_words(unsigned dst, const Acc& w, char* sm
 
 // The item sizes a class's registers hold: 1 and 4 bytes, and up to its widest.
 template <class Cfg>
-__device__ __forceinline__ void load_sized(unsigned size_class, unsigned src, Acc& w, char* smem,
+NUMCU_FUSED_FN void load_sized(unsigned size_class, unsigned src, Acc& w, char* smem,
                                            const GpuParams& p) {
   if (size_class == 0) {
     load_words<Cfg, 1>(src, w, smem, p);
@@ -211,7 +271,7 @@ __device__ __forceinline__ void load_sized(unsigned size_class, unsigned src, Ac
 }
 
 template <class Cfg>
-__device__ __forceinline__ void store_sized(unsigned size_class, unsigned dst, const Acc& w,
+NUMCU_FUSED_FN void store_sized(unsigned size_class, unsigned dst, const Acc& w,
                                             char* smem) {
   if (size_class == 0) {
     store_words<Cfg, 1>(dst, w, smem);
@@ -226,7 +286,7 @@ __device__ __forceinline__ void store_sized(unsigned size_class, unsigned dst, c
 
 // Element j of operand `src` of an out-of-line instruction: a slot or a constant.
 template <class Cfg, class T>
-__device__ __forceinline__ T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) {
+NUMCU_FUSED_FN T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) {
   if (src & kConstBit) return constant<T>(p, src & ~unsigned{kConstBit});
   return slot<T>(smem, src)[j * Cfg::B];
 }
@@ -234,14 +294,14 @@ __device__ __forceinline__ T fetch_one(unsigned src, int j, char* smem, const Gp
 // An instruction's fields, decoded from its 8 bytes (GpuInstr's layout) into registers.
 struct Op {
   unsigned code, dst, src0, src1, src2, fetch, sizes;
-  __device__ __forceinline__ static Op decode(uint2 w) {
+  NUMCU_FUSED_FN static Op decode(uint2 w) {
     return Op{w.x & 0xffffu,        (w.x >> 16) & 0xffu, w.x >> 24,          w.y & 0xffu,
               (w.y >> 8) & 0xffu, (w.y >> 16) & 0xffu, w.y >> 24};
   }
 };
 
 template <class F>
-__device__ __forceinline__ F make_functor(unsigned src2, const GpuParams& p) {
+NUMCU_FUSED_FN F make_functor(unsigned src2, const GpuParams& p) {
   if constexpr (std::is_constructible_v<F, const OpParams&>) {
     // A functor with run-time parameters (div's default), made on the host and copied as bytes
     // into the constant the unused third operand names.
@@ -268,7 +328,7 @@ constexpr bool enabled() {
 // An out-of-line instruction (gpu_inline false): the switch holds a call where the body would
 // be, and the compiler optimises each body once and apart.
 template <class Cfg, class F, class T>
-__device__ __noinline__ void exec_rolled(unsigned dst, unsigned src0, unsigned src1, unsigned src2,
+NUMCU_FUSED_NOINLINE void exec_rolled(unsigned dst, unsigned src0, unsigned src1, unsigned src2,
                                          char* smem, const GpuParams& p) {
   using Out = typename F::template out_t<T>;
   using I0 = ops::input_t<F, T, 0>;
@@ -297,7 +357,7 @@ __device__ __noinline__ void exec_rolled(unsigned dst, unsigned src0, unsigned s
 // elements (all results computed before any is written back: an output element may take more
 // words than an input one), or out of line.
 template <class Cfg, class F, class T>
-__device__ __forceinline__ void exec(const Op& in, Acc& a, const Acc& b, const Acc& c, char* smem,
+NUMCU_FUSED_FN void exec(const Op& in, Acc& a, const Acc& b, const Acc& c, char* smem,
                                      const GpuParams& p) {
   if constexpr (enabled<Cfg, F, T>()) {
     if constexpr (gpu_rolled<F, T>()) {
@@ -331,7 +391,7 @@ __device__ __forceinline__ void exec(const Op& in, Acc& a, const Acc& b, const A
 
 // A cast, as the cast kernels compute it (ops::Copy with a conversion on store).
 template <class Cfg, class To, class From>
-__device__ __forceinline__ void exec_cast(Acc& a) {
+NUMCU_FUSED_FN void exec_cast(Acc& a) {
   if constexpr (Cfg::template has<To> && Cfg::template has<From>) {
     To r[Cfg::E];
 #pragma unroll
@@ -382,7 +442,7 @@ __device__ __forceinline__ void exec_cast(Acc& a) {
   NUMCU_FUSED_CAST_CASE(TO, To, 6, complex128)
 
 template <class Cfg>
-__device__ __forceinline__ void interpret(const GpuParams& p, Acc& a, char* smem) {
+NUMCU_FUSED_FN void interpret(const GpuParams& p, Acc& a, char* smem) {
   Acc b, c;
 #pragma unroll
   for (int i = 0; i < kAccWords; ++i) b[i] = c[i] = 0;
@@ -458,7 +518,7 @@ struct Bytes<16> {
 // The byte offset of element `index` (C order of p.shape) along `strides`, divided down the
 // dimensions in 32-bit arithmetic where every index fits.
 template <class Index>
-__device__ __forceinline__ std::int64_t offset_by(const GpuParams& p, const std::int64_t* strides,
+NUMCU_FUSED_FN std::int64_t offset_by(const GpuParams& p, const std::int64_t* strides,
                                                   std::int64_t index) {
   Index rem = static_cast<Index>(index);
   std::int64_t off = 0;
@@ -472,13 +532,13 @@ __device__ __forceinline__ std::int64_t offset_by(const GpuParams& p, const std:
   return off;
 }
 
-static __device__ __noinline__ std::int64_t offset_of(const GpuParams& p, const std::int64_t* strides,
+static NUMCU_FUSED_NOINLINE std::int64_t offset_of(const GpuParams& p, const std::int64_t* strides,
                                                std::int64_t index) {
   if (p.n <= 0xffffffffLL) return offset_by<std::uint32_t>(p, strides, index);
   return offset_by<std::uint64_t>(p, strides, index);
 }
 
-__device__ __forceinline__ void copy16_async(char* dst, const char* src) {
+NUMCU_FUSED_FN void copy16_async(char* dst, const char* src) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
@@ -487,7 +547,7 @@ __device__ __forceinline__ void copy16_async(char* dst, const char* src) {
 #endif
 }
 
-__device__ __forceinline__ void wait_async_copies() {
+NUMCU_FUSED_FN void wait_async_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
@@ -497,11 +557,11 @@ __device__ __forceinline__ void wait_async_copies() {
 // input is dense, four at a time where each offset is worked out from the strides (a call that
 // keeps its registers to itself).
 template <class Cfg, int S>
-__device__ __forceinline__ void stage_elements(const GpuParams& p, int k, char* dst,
+NUMCU_FUSED_FN void stage_elements(const GpuParams& p, int k, char* dst,
                                                std::int64_t start, int valid) {
   using U = Bytes<S>;
   const char* src = p.in_data[k];
-  const int t = static_cast<int>(threadIdx.x);
+  const int t = static_cast<int>(thread_index());
   if (p.in_mode[k] != kStrided) {
     // (Values given to every element, so that none is taken to live on from an earlier tile.)
     U v[Cfg::E] = {};
@@ -540,9 +600,9 @@ __device__ __forceinline__ void stage_elements(const GpuParams& p, int k, char* 
 }
 
 template <class Cfg>
-__device__ __forceinline__ void stage_inputs(const GpuParams& p, char* smem, std::int64_t start,
+NUMCU_FUSED_FN void stage_inputs(const GpuParams& p, char* smem, std::int64_t start,
                                              int valid) {
-  const int t = static_cast<int>(threadIdx.x);
+  const int t = static_cast<int>(thread_index());
 #pragma unroll 1
   for (int k = 0; k < p.ninputs; ++k) {
     char* dst = smem + p.in_slot[k] * kSlotBytes;
@@ -579,7 +639,7 @@ __device__ __forceinline__ void stage_inputs(const GpuParams& p, char* smem, std
 // Element j of the thread's output values, as S bytes: from the accumulator (laid out as
 // Pack<T> lays out a T of S bytes) or from slot `src`.
 template <int S>
-__device__ __forceinline__ Bytes<S> acc_bytes(const Acc& acc, int j) {
+NUMCU_FUSED_FN Bytes<S> acc_bytes(const Acc& acc, int j) {
   Bytes<S> b;
   if constexpr (S == 1) {
     b.v = static_cast<std::uint8_t>(acc[j]);
@@ -597,7 +657,7 @@ __device__ __forceinline__ Bytes<S> acc_bytes(const Acc& acc, int j) {
 }
 
 template <class Cfg, int S>
-__device__ __forceinline__ void store_output(const GpuParams& p, const Acc& acc, char* smem,
+NUMCU_FUSED_FN void store_output(const GpuParams& p, const Acc& acc, char* smem,
                                              std::int64_t start, int valid) {
   using U = Bytes<S>;
   U v[Cfg::E];
@@ -605,18 +665,32 @@ __device__ __forceinline__ void store_output(const GpuParams& p, const Acc& acc,
 #pragma unroll
     for (int j = 0; j < Cfg::E; ++j) v[j] = acc_bytes<S>(acc, j);
   } else {
-    const U* s = reinterpret_cast<const U*>(smem + p.out_src * kSlotBytes) + threadIdx.x;
+    const U* s = reinterpret_cast<const U*>(smem + p.out_src * kSlotBytes) + thread_index();
 #pragma unroll
     for (int j = 0; j < Cfg::E; ++j) v[j] = s[j * Cfg::B];
   }
 #pragma unroll
   for (int j = 0; j < Cfg::E; ++j) {
-    const int e = j * Cfg::B + static_cast<int>(threadIdx.x);
+    const int e = j * Cfg::B + static_cast<int>(thread_index());
     if (e < valid) {
       const std::int64_t off = p.out_dense ? (start + e) * static_cast<std::int64_t>(S)
                                            : offset_of(p, p.out_strides, start + e);
       *reinterpret_cast<U*>(p.out + off) = v[j];
     }
+  }
+}
+
+template <class Cfg>
+NUMCU_FUSED_FN void store_any(const GpuParams& p, const Acc& acc, char* smem, std::int64_t start,
+                              int valid) {
+  if (p.out_size == 1) {
+    store_output<Cfg, 1>(p, acc, smem, start, valid);
+  } else if (p.out_size == 4 || Cfg::W == 4) {
+    store_output<Cfg, 4>(p, acc, smem, start, valid);
+  } else if (p.out_size == 8 || Cfg::W == 8) {
+    store_output<Cfg, (Cfg::W >= 8 ? 8 : 4)>(p, acc, smem, start, valid);
+  } else {
+    store_output<Cfg, Cfg::W>(p, acc, smem, start, valid);
   }
 }
 
@@ -632,15 +706,7 @@ __device__ __forceinline__ void run_tiles(const GpuParams& p, char* smem) {
     stage_inputs<Cfg>(p, smem, start, valid);
     __syncthreads();
     interpret<Cfg>(p, acc, smem);
-    if (p.out_size == 1) {
-      store_output<Cfg, 1>(p, acc, smem, start, valid);
-    } else if (p.out_size == 4 || Cfg::W == 4) {
-      store_output<Cfg, 4>(p, acc, smem, start, valid);
-    } else if (p.out_size == 8 || Cfg::W == 8) {
-      store_output<Cfg, (Cfg::W >= 8 ? 8 : 4)>(p, acc, smem, start, valid);
-    } else {
-      store_output<Cfg, Cfg::W>(p, acc, smem, start, valid);
-    }
+    store_any<Cfg>(p, acc, smem, start, valid);
     // The next tile's copies overwrite the slots other threads read.
     __syncthreads();
   }

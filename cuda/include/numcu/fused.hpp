@@ -238,6 +238,10 @@ bool gpu_supports(const Program& program, int device, std::string* why);
 // Queues `program` (its constants as they are now) over `layout` (device memory) on `stream`.
 void run_cuda(const GpuPlan& plan, const Program& program, const Layout& layout, Stream stream);
 void run_cuda(const Program& program, const Layout& layout, int device, Stream stream);
+#if NUMCU_FUSED_EMULATOR
+// Test builds: the GPU interpreter run on the CPU over host memory (fused_emulate.cu).
+void emulate_cuda(const Program& program, const Layout& layout);
+#endif
 
 // The interpreter's dtypes, in the order of its type index.
 #define NUMCU_FUSED_GPU_DTYPES(X) \
