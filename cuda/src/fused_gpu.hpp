@@ -19,7 +19,9 @@ namespace numcu::fused {
 // elements, and a value kept in shared memory takes kSlotBytes of it whatever its dtype.
 //   narrow:  bool, int32, float32                                W = 4, E = 16
 //   wide:    bool, int32, int64, float32, float64                W = 8, E = 8
-//   complex: the seven dtypes (complex64, complex128 too)        W = 16, E = 4
+//   complex: bool, float32, float64, complex64, complex128      W = 16, E = 4
+// (Programs of complex numbers with int32 or int64 values run unfused: the complex kernel is the
+// costliest to compile, and its integer loops would add a third to it.)
 enum class GpuClass { narrow, wide, complex };
 constexpr int kGpuClasses = 3;
 constexpr int kGpuBlock = 128;
@@ -38,7 +40,7 @@ constexpr bool gpu_class_has(GpuClass c, int type) {
     case GpuClass::wide:
       return type >= 0 && type <= 4;
     default:
-      return type >= 0 && type < kNumGpuTypes;
+      return type == 0 || (type >= 3 && type < kNumGpuTypes);
   }
 }
 
