@@ -1,4 +1,4 @@
-"""Fused expressions side by side: numcu.evaluate against separate calls, cupy.fuse, PyTorch, numexpr.
+"""Fused expressions side by side: numcu.evaluate, separate calls, cupy.fuse, PyTorch, numexpr.
 
 Each library only when importable and able to run here (numexpr and NumPy run on the CPU), in
 one run, on the same random inputs::
@@ -198,7 +198,9 @@ def bench_gpu(backends, opts, results, notes):
             for name, (expr, args) in EXPRESSIONS.items():
                 env = {k: dev[k] for k in args}
                 calls[f"{name}|numcu fused"] = (
-                    lambda expr=expr, env=env: numcu.evaluate(expr, local_dict=env, out=out), sync)
+                    lambda expr=expr, env=env, o=out: numcu.evaluate(expr, local_dict=env, out=o),
+                    sync,
+                )
                 sep = function_of(expr, args, namespace(numcu, "numcu"))
                 calls[f"{name}|numcu separate"] = (lambda sep=sep, env=env: sep(**env), sync)
                 if "cupy" in backends:
@@ -221,17 +223,21 @@ def bench_gpu(backends, opts, results, notes):
                             compiled(**tenv)
                             backends["torch"].synchronize()
                             results[(f"{name}|torch.compile first", dtype, n)] = (
-                                time.perf_counter() - t0)
+                                time.perf_counter() - t0
+                            )
                             calls[f"{name}|torch.compile"] = (
-                                lambda f=compiled, e=tenv: f(**e), backends["torch"].synchronize)
+                                lambda f=compiled, e=tenv: f(**e),
+                                backends["torch"].synchronize,
+                            )
                         except Exception as exc:  # no compiler toolchain, no Triton...
-                            notes.append(f"torch.compile: skipped: {type(exc).__name__}: {exc}"[:200])
+                            notes.append(
+                                f"torch.compile: skipped: {type(exc).__name__}: {exc}"[:200]
+                            )
                             torch_compile_ok = False
                 if n <= CPU_MAX:
                     henv = {k: host[k] for k in args}
-                    calls[f"{name}|numpy"] = (
-                        lambda f=function_of(expr, args, namespace(np, "numpy")), e=henv: f(**e),
-                        lambda: None)  # fmt: skip
+                    npf = function_of(expr, args, namespace(np, "numpy"))
+                    calls[f"{name}|numpy"] = (lambda f=npf, e=henv: f(**e), lambda: None)
                     if ne is not None:
                         calls[f"{name}|numexpr"] = (
                             lambda expr=expr, e=henv: ne.evaluate(expr, local_dict=e),
@@ -240,11 +246,14 @@ def bench_gpu(backends, opts, results, notes):
             for key, t in timed.items():
                 results[(key, dtype, n)] = t.seconds
             if n == 2**10:
-                a, b = dev["a"], dev["b"]
-                t = timing.per_call_interleaved(
-                    {"add": (lambda: numcu.add(a, b, out=out), sync),
-                     "fused": (lambda: numcu.evaluate("a*b + c", local_dict=dev, out=out), sync)},
-                    opts.min_time, opts.repeats, opts.k_max)  # fmt: skip
+                small = {
+                    "add": (lambda d=dev, o=out: numcu.add(d["a"], d["b"], out=o), sync),
+                    "fused": (
+                        lambda d=dev, o=out: numcu.evaluate("a*b + c", local_dict=d, out=o),
+                        sync,
+                    ),
+                }
+                t = timing.per_call_interleaved(small, opts.min_time, opts.repeats, opts.k_max)
                 results[("small|numcu.add", dtype, n)] = t["add"].seconds
                 results[("small|fused a*b+c", dtype, n)] = t["fused"].seconds
             print(f"done: {dtype} n=2^{n.bit_length() - 1}", file=sys.stderr, flush=True)
@@ -270,12 +279,16 @@ def bench_cpu(opts, results, notes):
             for name, (expr, args) in EXPRESSIONS.items():
                 env = {k: host[k] for k in args}
                 calls[f"{name}|numcu cpu"] = (
-                    lambda expr=expr, env=env: numcu.evaluate(expr, local_dict=env, out=out,
-                                                              device="cpu"), lambda: None)  # fmt: skip
+                    lambda expr=expr, env=env, o=out: numcu.evaluate(
+                        expr, local_dict=env, out=o, device="cpu"
+                    ),
+                    lambda: None,
+                )
                 if ne is not None:
                     calls[f"{name}|numexpr"] = (
-                        lambda expr=expr, env=env: ne.evaluate(expr, local_dict=env, out=out),
-                        lambda: None)  # fmt: skip
+                        lambda expr=expr, env=env, o=out: ne.evaluate(expr, local_dict=env, out=o),
+                        lambda: None,
+                    )
             for key, t in timing.per_call_interleaved(calls, opts.min_time, opts.repeats,
                                                       opts.k_max).items():  # fmt: skip
                 results[("cpu|" + key, dtype, n)] = t.seconds
@@ -315,12 +328,14 @@ def main(argv=None):
             header = ["expression, n", "GB/s fused", "% of copy", *(f"{x} us" for x in libs),
                       "vs separate", "vs cupy.fuse"]  # fmt: skip
             rows = []
-            for name, (expr, args) in EXPRESSIONS.items():
+            for name, (_, args) in EXPRESSIONS.items():
                 for n in sizes:
                     t = {lib: results.get((f"{name}|{lib}", dtype, n)) for lib in libs}
                     nbytes = (len(args) + 1) * n * np.dtype(dtype).itemsize
                     g = timing.gbps(nbytes, t["numcu fused"]) if t["numcu fused"] else None
-                    share = (100 * g / copy_gbps) if g and copy_gbps and dtype == "float32" else None
+                    share = (
+                        (100 * g / copy_gbps) if g and copy_gbps and dtype == "float32" else None
+                    )
                     rows.append([f"{name} 2^{n.bit_length() - 1}", timing.cell(g, ".0f"),
                                  timing.cell(share, ".0f", "%"),
                                  *(timing.cell(None if v is None else v * 1e6, ".1f")
@@ -331,20 +346,28 @@ def main(argv=None):
                                              ".2f", "x")])  # fmt: skip
             lines.append(f"\n{dtype} on the GPU (times per call; numpy and numexpr on the CPU):")
             lines.append(timing.format_table(header, rows))
-        lines.append(f"\ndevice copy: {timing.cell(copy_gbps, '.0f')} GB/s at 2^"
-                     f"{big.bit_length() - 1} float32 ({copy_how}); % of copy = fused GB/s / that")  # fmt: skip
+        copy = timing.cell(copy_gbps, ".0f")
+        lines.append(
+            f"\ndevice copy: {copy} GB/s at 2^{big.bit_length() - 1} float32 ({copy_how}); "
+            "% of copy = fused GB/s / that"
+        )
         for dtype in DTYPES:
             for name in EXPRESSIONS:
                 first = results.get((f"{name}|torch.compile first", dtype, big))
                 if first is not None:
                     lines.append(f"torch.compile first call, {name} {dtype} 2^"
                                  f"{big.bit_length() - 1}: {first:.2f} s")  # fmt: skip
-        for lib, first in (("numcu.evaluate", first_numcu), ("cupy.fuse (empty cache)", first_cupy)):
+        for lib, first in (
+            ("numcu.evaluate", first_numcu),
+            ("cupy.fuse (empty cache)", first_cupy),
+        ):
             if isinstance(first, dict):
-                lines.append(f"{lib} first call of a new expression in a fresh process (trig + "
-                             f"0.0625, float32 2^{big.bit_length() - 1}): "
-                             f"{first['first'] * 1e3:.2f} ms, steady {first['steady'] * 1e3:.3f} ms, "
-                             f"first/steady {first['first'] / first['steady']:.1f}x")  # fmt: skip
+                ms, steady = first["first"] * 1e3, first["steady"] * 1e3
+                lines.append(
+                    f"{lib} first call of a new expression in a fresh process (trig + 0.0625, "
+                    f"float32 2^{big.bit_length() - 1}): {ms:.2f} ms, steady {steady:.3f} ms, "
+                    f"first/steady {ms / steady:.1f}x"
+                )
             else:
                 lines.append(f"{lib} first call: {first}")
         if isinstance(first_numcu, dict) and isinstance(first_cupy, dict):

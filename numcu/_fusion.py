@@ -1,4 +1,4 @@
-"""Fused expressions: ``numcu.evaluate`` (numexpr's language) and ``numcu.fuse`` (cupy.fuse's shape).
+"""Fused expressions: ``numcu.evaluate`` (numexpr's language), ``numcu.fuse`` (cupy.fuse's).
 
 Both turn an expression into a graph of numcu's ops once (the string is parsed with Python's
 ``ast``; the function is traced with stand-in arguments) and hand it to the compiled module,
@@ -181,7 +181,9 @@ class _Parser:
     def parse(self) -> _Parsed:
         ex = self.ex
         if not isinstance(ex, str):
-            raise TypeError(f"numcu.evaluate: the expression must be a str, not {type(ex).__name__}")
+            raise TypeError(
+                f"numcu.evaluate: the expression must be a str, not {type(ex).__name__}"
+            )
         try:
             tree = ast.parse(ex.strip(), mode="eval")
         except SyntaxError as e:
@@ -280,7 +282,10 @@ class _Parser:
             raise _error(ValueError, self.ex, f"{name}() takes no keyword arguments", node)
         if name in _REDUCTIONS:
             raise _error(
-                ValueError, self.ex, f"{name}() may only be the outermost call (one reduction)", node
+                ValueError,
+                self.ex,
+                f"{name}() may only be the outermost call (one reduction)",
+                node,
             )
         if name == "copy":
             if len(node.args) != 1:
@@ -382,7 +387,9 @@ def evaluate(
             try:
                 value = global_dict[name]
             except KeyError:
-                raise NameError(f"numcu.evaluate: name {name!r} is not defined (in {ex!r})") from None
+                raise NameError(
+                    f"numcu.evaluate: name {name!r} is not defined (in {ex!r})"
+                ) from None
         args.append(value)
     if p.reduction is None:
         return _core._fused_call(p.expr, tuple(args), out, casting, device, stream)
@@ -406,8 +413,20 @@ class _Reduced:
         raise TypeError("numcu.fuse: a reduction may only end the fused function")
 
     __getattr__ = _refuse
-    for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
-                  "lshift", "rshift"):
+    for _name in (
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "and",
+        "or",
+        "xor",
+        "lshift",
+        "rshift",
+    ):
         locals()[f"__{_name}__"] = _refuse
         locals()[f"__r{_name}__"] = _refuse
     __neg__ = __pos__ = __abs__ = __invert__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
@@ -534,9 +553,7 @@ class _Var:
         return _Var(self._graph, self._graph.op("positive", (self._node,), python_op=operator.pos))
 
     def __invert__(self):
-        return _Var(
-            self._graph, self._graph.op("invert", (self._node,), python_op=operator.invert)
-        )
+        return _Var(self._graph, self._graph.op("invert", (self._node,), python_op=operator.invert))
 
     def __abs__(self):
         return _Var(self._graph, self._graph.op("absolute", (self._node,), python_op=abs))
@@ -609,7 +626,9 @@ def _traced_call(name: str, args):
             )
         nodes.append(n)
     if name == "div":
-        return _Var(graph, graph.op("div", tuple(nodes), params=_div_params(np.finfo(np.float32).max)))
+        return _Var(
+            graph, graph.op("div", tuple(nodes), params=_div_params(np.finfo(np.float32).max))
+        )
     return _Var(graph, graph.op(name, tuple(nodes)))
 
 
@@ -618,7 +637,9 @@ def _tracing_op(name: str, real: Callable) -> Callable:
     def op(*args, **kwargs):
         if any(isinstance(a, _Var) for a in args):
             if kwargs:
-                raise TypeError(f"numcu.fuse: numcu.{name} takes no keyword arguments in a fused function")
+                raise TypeError(
+                    f"numcu.fuse: numcu.{name} takes no keyword arguments in a fused function"
+                )
             return _traced_call(name, args)
         return real(*args, **kwargs)
 

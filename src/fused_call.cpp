@@ -210,8 +210,7 @@ class FusedExpr {
         n.index = static_cast<int>(literals_.size());
         literals_.push_back(intake(t[1], fname_.c_str()));
         literal_objects_.push_back(py::reinterpret_borrow<py::object>(t[1]));
-        if (literals_.back().kind == Operand::Kind::device ||
-            literals_.back().view.ndim != 0) {
+        if (literals_.back().kind == Operand::Kind::device || literals_.back().view.ndim != 0) {
           throw_value_error(fname_ + ": a literal must be a scalar");
         }
       } else if (kind == "op") {
@@ -300,9 +299,9 @@ void FusedExpr::take_in(py::handle args_obj, py::handle out_obj, int rule, CallS
   st.key.clear();
   st.key.reserve(static_cast<std::size_t>(2 * ninputs_ + 4));
   for (const Operand& x : st.args) {
-    const char kind = is_python_scalar(x)                                            ? 's'
+    const char kind = is_python_scalar(x)                                     ? 's'
                       : (x.kind != Operand::Kind::device && x.view.ndim == 0) ? 'h'
-                                                                                     : 'a';
+                                                                              : 'a';
     st.key.push_back(static_cast<char>(x.view.dtype));
     st.key.push_back(kind);
   }
@@ -392,8 +391,8 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     v.index = t.index;
     if (t.dtype == need) return v;
     // A cast of an array or an earlier result, once per target dtype.
-    const long long key = (static_cast<long long>(v.kind) * (1 << 20) + t.index) * 64 +
-                          static_cast<int>(need);
+    const long long key =
+        (static_cast<long long>(v.kind) * (1 << 20) + t.index) * 64 + static_cast<int>(need);
     auto c = cast_of.find(key);
     if (c == cast_of.end()) {
       F::Instruction ins;
@@ -504,7 +503,8 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     ins.params = n.params;
     if (op != F::kCastOp && info.costly) tp->costly = true;
     bool all_scalars = true;
-    for (int k = 0; k < nin; ++k) all_scalars = all_scalars && T[n.args[k]].kind == TypedNode::scalar;
+    for (int k = 0; k < nin; ++k)
+      all_scalars = all_scalars && T[n.args[k]].kind == TypedNode::scalar;
     if (all_scalars) {
       // Computed on the CPU at each call, as the unfused call of scalars is.
       HostStep h;
@@ -611,8 +611,8 @@ void run_host_steps(const TypedProgram& tp, std::vector<Scalar>& table, const ch
     F::Instruction ins = h.ins;
     const F::OpInfo* info = ins.op == F::kCastOp ? nullptr : &F::op_info(ins.op);
     for (int k = 0; k < ins.arity; ++k) {
-      const DType need = (k == 0 && info != nullptr && info->condition_first) ? DType::bool_
-                                                                               : ins.loop;
+      const DType need =
+          (k == 0 && info != nullptr && info->condition_first) ? DType::bool_ : ins.loop;
       one.const_dtype.push_back(need);
       one.consts.resize(one.consts.size() + 16, 0);
       convert_scalar(table[ins.src[k].index], need, one.consts.data() + 16 * k, fname);
@@ -681,9 +681,8 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
   std::vector<ArrayView> temp(static_cast<std::size_t>(ninstr));
   for (int i = 0; i < ninstr; ++i) {
     const F::Instruction& ins = prog.code[i];
-    const ArrayView out = i == ninstr - 1
-                              ? dest
-                              : dense_view(scratch, ex, ins.out, dest.ndim, dest.shape, &dest);
+    const ArrayView out =
+        i == ninstr - 1 ? dest : dense_view(scratch, ex, ins.out, dest.ndim, dest.shape, &dest);
     temp[i] = out;
     ArrayView views[4];
     bool is_scalar[4] = {};
@@ -816,12 +815,13 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
   return r;
 }
 
-py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
-                           const DeviceRequest& req, bool emulate) {
+py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const DeviceRequest& req,
+                           bool emulate) {
   const char* fname = fname_.c_str();
   cuda::DeviceRestore restore;
   std::shared_ptr<void> stream_keeper;
-  if (req.stream_object != nullptr) stream_keeper = stream_object_keeper(req.stream_object, req.stream);
+  if (req.stream_object != nullptr)
+    stream_keeper = stream_object_keeper(req.stream_object, req.stream);
   CallState st;
   take_in(args, out_obj, rule, st);
   Operand out;
@@ -869,7 +869,8 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule,
     if (!broadcast_into(shape, st.args[a].view)) {
       std::string shapes;
       for (int b : tp.inputs) {
-        shapes += (shapes.empty() ? "" : " ") + shape_str(st.args[b].view.shape, st.args[b].view.ndim);
+        shapes +=
+            (shapes.empty() ? "" : " ") + shape_str(st.args[b].view.shape, st.args[b].view.ndim);
       }
       throw_value_error(fname_ + ": operands could not be broadcast together with shapes " +
                         shapes);
@@ -1015,7 +1016,8 @@ py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int 
     return ins.op == F::kCastOp ? std::string("astype") : std::string(F::op_info(ins.op).name);
   };
   for (const HostStep& h : tp->host) {
-    steps.append(py::make_tuple("host", name(h.ins), dtype_name(h.ins.loop), dtype_name(h.ins.out)));
+    steps.append(
+        py::make_tuple("host", name(h.ins), dtype_name(h.ins.loop), dtype_name(h.ins.out)));
   }
   for (const F::Instruction& ins : tp->prog.code) {
     steps.append(py::make_tuple("program", name(ins), dtype_name(ins.loop), dtype_name(ins.out)));
@@ -1028,8 +1030,7 @@ py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int 
   return steps;
 }
 
-PyObject* fused_call_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs,
-                           PyObject* kwnames) {
+PyObject* fused_call_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
     static const char* const names[] = {"expr", "args", "out", "casting", "device", "stream"};
     static const ArgSpec spec{"numcu._fused_call", names, 6, 2, 6, 2};
@@ -1054,7 +1055,7 @@ void bind_fused(py::module_& m) {
       "A fused expression's graph (numcu/_fusion.py builds it); its typed programs are cached "
       "per call signature.");
   cls.def(py::init<py::sequence, int, std::string, std::string>(), py::arg("nodes"),
-           py::arg("ninputs"), py::arg("fname"), py::arg("text"))
+          py::arg("ninputs"), py::arg("fname"), py::arg("text"))
       .def_property_readonly("ninputs", &FusedExpr::ninputs)
       .def_property_readonly("cached_programs", &FusedExpr::cached_programs,
                              "How many typed programs (call signatures) are cached.")

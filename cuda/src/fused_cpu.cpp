@@ -32,30 +32,30 @@ void run_extra(int op, DType loop, const ElementwisePlan<N>& p) {
   visit_dtype(loop, [&](auto dtag) {
     using T = typename decltype(dtag)::type;
     switch (static_cast<Extra>(op - kFirstExtra)) {
-#define NUMCU_CASE(e, F)                                                                     \
-  case Extra::e:                                                                             \
-    if constexpr (F::arity + 1 == N && F::template supports<T> && !is_narrow_float_v<T>) {   \
-      using Out = typename F::template out_t<T>;                                             \
-      Out* out = reinterpret_cast<Out*>(p.data[0]);                                          \
-      const F f{};                                                                           \
-      const auto in = [&](int i, std::int64_t k) {                                           \
-        T v;                                                                                 \
-        if ((p.scalar_mask >> i) & 1u) {                                                     \
-          std::memcpy(static_cast<void*>(&v), p.scalars[i], sizeof(T));                      \
-        } else {                                                                             \
-          std::memcpy(static_cast<void*>(&v), p.data[i] + k * sizeof(T), sizeof(T));         \
-        }                                                                                    \
-        return v;                                                                            \
-      };                                                                                     \
-      for (std::int64_t k = 0; k < p.size; ++k) {                                            \
-        if constexpr (N == 2) {                                                              \
-          out[k] = convert<Out>(f(in(1, k)));                                                \
-        } else {                                                                             \
-          out[k] = convert<Out>(f(in(1, k), in(2, k)));                                      \
-        }                                                                                    \
-      }                                                                                      \
-      return;                                                                                \
-    }                                                                                        \
+#define NUMCU_CASE(e, F)                                                                   \
+  case Extra::e:                                                                           \
+    if constexpr (F::arity + 1 == N && F::template supports<T> && !is_narrow_float_v<T>) { \
+      using Out = typename F::template out_t<T>;                                           \
+      Out* out = reinterpret_cast<Out*>(p.data[0]);                                        \
+      const F f{};                                                                         \
+      const auto in = [&](int i, std::int64_t k) {                                         \
+        T v;                                                                               \
+        if ((p.scalar_mask >> i) & 1u) {                                                   \
+          std::memcpy(static_cast<void*>(&v), p.scalars[i], sizeof(T));                    \
+        } else {                                                                           \
+          std::memcpy(static_cast<void*>(&v), p.data[i] + k * sizeof(T), sizeof(T));       \
+        }                                                                                  \
+        return v;                                                                          \
+      };                                                                                   \
+      for (std::int64_t k = 0; k < p.size; ++k) {                                          \
+        if constexpr (N == 2) {                                                            \
+          out[k] = convert<Out>(f(in(1, k)));                                              \
+        } else {                                                                           \
+          out[k] = convert<Out>(f(in(1, k), in(2, k)));                                    \
+        }                                                                                  \
+      }                                                                                    \
+      return;                                                                              \
+    }                                                                                      \
     break;
       NUMCU_FUSED_EXTRAS(NUMCU_CASE)
 #undef NUMCU_CASE
@@ -137,8 +137,7 @@ struct StridedCopy {
   }
 };
 
-void copy_block(const Strided& s, char* buffer, std::int64_t begin, std::int64_t end,
-                bool gather) {
+void copy_block(const Strided& s, char* buffer, std::int64_t begin, std::int64_t end, bool gather) {
   ElementwisePlan<2> p = s.plan;
   // The dense run's element e is buffer[e - begin].
   p.data[0] = buffer - begin * s.size;

@@ -267,8 +267,7 @@ void run_cuda(const Program& program, const Layout& L, int device, Stream stream
   run_cuda(*plan, program, L, stream);
 }
 
-GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& L,
-                     unsigned* grid) {
+GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& L, unsigned* grid) {
   GpuParams p = plan.params;
   for (int k = 0; k < plan.nconsts; ++k) std::memcpy(p.consts[k], program.constant(k), 16);
   p.n = L.size;
@@ -284,8 +283,8 @@ GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& 
     p.in_size[k] = L.itemsize[i];
     for (int d = 0; d < L.ndim; ++d) p.in_strides[k][d] = L.strides[i][d];
     if (L.dense[i]) {
-      p.in_mode[k] = reinterpret_cast<std::uintptr_t>(L.data[i]) % 16 == 0 ? kDense16
-                                                                            : kDenseElements;
+      p.in_mode[k] =
+          reinterpret_cast<std::uintptr_t>(L.data[i]) % 16 == 0 ? kDense16 : kDenseElements;
     } else {
       p.in_mode[k] = kStrided;
     }

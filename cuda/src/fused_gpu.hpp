@@ -138,8 +138,8 @@ constexpr bool gpu_inline() {
     return is_any_of_v<F, Add, Subtract, Multiply, Divide, Negative, Positive, Absolute, Square,
                        Sqrt, Maximum, Minimum, Fmax, Fmin, Equal, NotEqual, Less, LessEqual,
                        Greater, GreaterEqual, LogicalAnd, LogicalOr, LogicalXor, LogicalNot,
-                       BitwiseAnd, BitwiseOr, BitwiseXor, Invert, Where, Clip, MakeComplex,
-                       Real, Imag, Conj, OnesLike>;
+                       BitwiseAnd, BitwiseOr, BitwiseXor, Invert, Where, Clip, MakeComplex, Real,
+                       Imag, Conj, OnesLike>;
   }
 }
 template <class F, class T>

@@ -116,7 +116,9 @@ struct Pack<std::int32_t> {
   NUMCU_FUSED_FN static std::int32_t get(const std::uint32_t* w) {
     return static_cast<std::int32_t>(w[0]);
   }
-  NUMCU_FUSED_FN static void put(std::uint32_t* w, std::int32_t v) { w[0] = static_cast<unsigned>(v); }
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, std::int32_t v) {
+    w[0] = static_cast<unsigned>(v);
+  }
 };
 template <>
 struct Pack<float> {
@@ -138,12 +140,8 @@ struct Pack<std::int64_t> {
 template <>
 struct Pack<double> {
   static constexpr int words = 2;
-  NUMCU_FUSED_FN static double get(const std::uint32_t* w) {
-    return bits_double(w[0], w[1]);
-  }
-  NUMCU_FUSED_FN static void put(std::uint32_t* w, double v) {
-    double_bits(v, w);
-  }
+  NUMCU_FUSED_FN static double get(const std::uint32_t* w) { return bits_double(w[0], w[1]); }
+  NUMCU_FUSED_FN static void put(std::uint32_t* w, double v) { double_bits(v, w); }
 };
 template <>
 struct Pack<complex64> {
@@ -258,7 +256,7 @@ NUMCU_FUSED_FN void store_words(unsigned dst, const Acc& w, char* smem) {
 // The item sizes a class's registers hold: 1 and 4 bytes, and up to its widest.
 template <class Cfg>
 NUMCU_FUSED_FN void load_sized(unsigned size_class, unsigned src, Acc& w, char* smem,
-                                           const GpuParams& p) {
+                               const GpuParams& p) {
   if (size_class == 0) {
     load_words<Cfg, 1>(src, w, smem, p);
   } else if (size_class == 1 || Cfg::W == 4) {
@@ -271,8 +269,7 @@ NUMCU_FUSED_FN void load_sized(unsigned size_class, unsigned src, Acc& w, char* 
 }
 
 template <class Cfg>
-NUMCU_FUSED_FN void store_sized(unsigned size_class, unsigned dst, const Acc& w,
-                                            char* smem) {
+NUMCU_FUSED_FN void store_sized(unsigned size_class, unsigned dst, const Acc& w, char* smem) {
   if (size_class == 0) {
     store_words<Cfg, 1>(dst, w, smem);
   } else if (size_class == 1 || Cfg::W == 4) {
@@ -295,7 +292,7 @@ NUMCU_FUSED_FN T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) 
 struct Op {
   unsigned code, dst, src0, src1, src2, fetch, sizes;
   NUMCU_FUSED_FN static Op decode(uint2 w) {
-    return Op{w.x & 0xffffu,        (w.x >> 16) & 0xffu, w.x >> 24,          w.y & 0xffu,
+    return Op{w.x & 0xffffu,      (w.x >> 16) & 0xffu, w.x >> 24, w.y & 0xffu,
               (w.y >> 8) & 0xffu, (w.y >> 16) & 0xffu, w.y >> 24};
   }
 };
@@ -329,7 +326,7 @@ constexpr bool enabled() {
 // be, and the compiler optimises each body once and apart.
 template <class Cfg, class F, class T>
 NUMCU_FUSED_NOINLINE void exec_rolled(unsigned dst, unsigned src0, unsigned src1, unsigned src2,
-                                         char* smem, const GpuParams& p) {
+                                      char* smem, const GpuParams& p) {
   using Out = typename F::template out_t<T>;
   using I0 = ops::input_t<F, T, 0>;
   constexpr int A = F::arity;
@@ -358,7 +355,7 @@ NUMCU_FUSED_NOINLINE void exec_rolled(unsigned dst, unsigned src0, unsigned src1
 // words than an input one), or out of line.
 template <class Cfg, class F, class T>
 NUMCU_FUSED_FN void exec(const Op& in, Acc& a, const Acc& b, const Acc& c, char* smem,
-                                     const GpuParams& p) {
+                         const GpuParams& p) {
   if constexpr (enabled<Cfg, F, T>()) {
     if constexpr (gpu_rolled<F, T>()) {
       exec_rolled<Cfg, F, T>(in.dst, in.src0, in.src1, in.src2, smem, p);
@@ -403,42 +400,41 @@ NUMCU_FUSED_FN void exec_cast(Acc& a) {
   }
 }
 
-#define NUMCU_FUSED_CASES(SLOT, F)                                                \
-  case gpu_code(SLOT, 0):                                                         \
-    exec<Cfg, F, bool>(in, a, b, c, smem, p);                                         \
-    break;                                                                        \
-  case gpu_code(SLOT, 1):                                                         \
-    exec<Cfg, F, std::int32_t>(in, a, b, c, smem, p);                                 \
-    break;                                                                        \
-  case gpu_code(SLOT, 2):                                                         \
-    exec<Cfg, F, std::int64_t>(in, a, b, c, smem, p);                                 \
-    break;                                                                        \
-  case gpu_code(SLOT, 3):                                                         \
-    exec<Cfg, F, float>(in, a, b, c, smem, p);                                        \
-    break;                                                                        \
-  case gpu_code(SLOT, 4):                                                         \
-    exec<Cfg, F, double>(in, a, b, c, smem, p);                                       \
-    break;                                                                        \
-  case gpu_code(SLOT, 5):                                                         \
-    exec<Cfg, F, complex64>(in, a, b, c, smem, p);                                    \
-    break;                                                                        \
-  case gpu_code(SLOT, 6):                                                         \
-    exec<Cfg, F, complex128>(in, a, b, c, smem, p);                                   \
+#define NUMCU_FUSED_CASES(SLOT, F)                    \
+  case gpu_code(SLOT, 0):                             \
+    exec<Cfg, F, bool>(in, a, b, c, smem, p);         \
+    break;                                            \
+  case gpu_code(SLOT, 1):                             \
+    exec<Cfg, F, std::int32_t>(in, a, b, c, smem, p); \
+    break;                                            \
+  case gpu_code(SLOT, 2):                             \
+    exec<Cfg, F, std::int64_t>(in, a, b, c, smem, p); \
+    break;                                            \
+  case gpu_code(SLOT, 3):                             \
+    exec<Cfg, F, float>(in, a, b, c, smem, p);        \
+    break;                                            \
+  case gpu_code(SLOT, 4):                             \
+    exec<Cfg, F, double>(in, a, b, c, smem, p);       \
+    break;                                            \
+  case gpu_code(SLOT, 5):                             \
+    exec<Cfg, F, complex64>(in, a, b, c, smem, p);    \
+    break;                                            \
+  case gpu_code(SLOT, 6):                             \
+    exec<Cfg, F, complex128>(in, a, b, c, smem, p);   \
     break;
-#define NUMCU_FUSED_UFUNC_CASES(e, F, group, doc) \
-  NUMCU_FUSED_CASES(static_cast<int>(Ufunc::e), F)
+#define NUMCU_FUSED_UFUNC_CASES(e, F, group, doc) NUMCU_FUSED_CASES(static_cast<int>(Ufunc::e), F)
 #define NUMCU_FUSED_EXTRA_CASES(e, F) NUMCU_FUSED_CASES(kFirstExtra + static_cast<int>(Extra::e), F)
 #define NUMCU_FUSED_CAST_CASE(TO, To, FROM, From) \
   case gpu_code(kCastOp + (TO), FROM):            \
     exec_cast<Cfg, To, From>(a);                  \
     break;
-#define NUMCU_FUSED_CAST_CASES(TO, To)                   \
-  NUMCU_FUSED_CAST_CASE(TO, To, 0, bool)                 \
-  NUMCU_FUSED_CAST_CASE(TO, To, 1, std::int32_t)         \
-  NUMCU_FUSED_CAST_CASE(TO, To, 2, std::int64_t)         \
-  NUMCU_FUSED_CAST_CASE(TO, To, 3, float)                \
-  NUMCU_FUSED_CAST_CASE(TO, To, 4, double)               \
-  NUMCU_FUSED_CAST_CASE(TO, To, 5, complex64)            \
+#define NUMCU_FUSED_CAST_CASES(TO, To)           \
+  NUMCU_FUSED_CAST_CASE(TO, To, 0, bool)         \
+  NUMCU_FUSED_CAST_CASE(TO, To, 1, std::int32_t) \
+  NUMCU_FUSED_CAST_CASE(TO, To, 2, std::int64_t) \
+  NUMCU_FUSED_CAST_CASE(TO, To, 3, float)        \
+  NUMCU_FUSED_CAST_CASE(TO, To, 4, double)       \
+  NUMCU_FUSED_CAST_CASE(TO, To, 5, complex64)    \
   NUMCU_FUSED_CAST_CASE(TO, To, 6, complex128)
 
 template <class Cfg>
@@ -519,7 +515,7 @@ struct Bytes<16> {
 // dimensions in 32-bit arithmetic where every index fits.
 template <class Index>
 NUMCU_FUSED_FN std::int64_t offset_by(const GpuParams& p, const std::int64_t* strides,
-                                                  std::int64_t index) {
+                                      std::int64_t index) {
   Index rem = static_cast<Index>(index);
   std::int64_t off = 0;
 #pragma unroll 1
@@ -533,7 +529,7 @@ NUMCU_FUSED_FN std::int64_t offset_by(const GpuParams& p, const std::int64_t* st
 }
 
 static NUMCU_FUSED_NOINLINE std::int64_t offset_of(const GpuParams& p, const std::int64_t* strides,
-                                               std::int64_t index) {
+                                                   std::int64_t index) {
   if (p.n <= 0xffffffffLL) return offset_by<std::uint32_t>(p, strides, index);
   return offset_by<std::uint64_t>(p, strides, index);
 }
@@ -557,8 +553,8 @@ NUMCU_FUSED_FN void wait_async_copies() {
 // input is dense, four at a time where each offset is worked out from the strides (a call that
 // keeps its registers to itself).
 template <class Cfg, int S>
-NUMCU_FUSED_FN void stage_elements(const GpuParams& p, int k, char* dst,
-                                               std::int64_t start, int valid) {
+NUMCU_FUSED_FN void stage_elements(const GpuParams& p, int k, char* dst, std::int64_t start,
+                                   int valid) {
   using U = Bytes<S>;
   const char* src = p.in_data[k];
   const int t = static_cast<int>(thread_index());
@@ -600,8 +596,7 @@ NUMCU_FUSED_FN void stage_elements(const GpuParams& p, int k, char* dst,
 }
 
 template <class Cfg>
-NUMCU_FUSED_FN void stage_inputs(const GpuParams& p, char* smem, std::int64_t start,
-                                             int valid) {
+NUMCU_FUSED_FN void stage_inputs(const GpuParams& p, char* smem, std::int64_t start, int valid) {
   const int t = static_cast<int>(thread_index());
 #pragma unroll 1
   for (int k = 0; k < p.ninputs; ++k) {
@@ -657,8 +652,8 @@ NUMCU_FUSED_FN Bytes<S> acc_bytes(const Acc& acc, int j) {
 }
 
 template <class Cfg, int S>
-NUMCU_FUSED_FN void store_output(const GpuParams& p, const Acc& acc, char* smem,
-                                             std::int64_t start, int valid) {
+NUMCU_FUSED_FN void store_output(const GpuParams& p, const Acc& acc, char* smem, std::int64_t start,
+                                 int valid) {
   using U = Bytes<S>;
   U v[Cfg::E];
   if (p.out_src == kAcc) {
@@ -723,12 +718,12 @@ void launch(const GpuParams& p, unsigned grid, int smem, Stream stream) {
   // Blocks may take more than the default 48 KiB of shared memory only when the kernel says so;
   // that is a setting of the current device's context, made again when a larger one is asked.
   if (smem > 48 * 1024) {
-    NUMCU_CUDA_TRY(cudaFuncSetAttribute(fused_kernel<C>,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                   "cudaFuncSetAttribute (fused kernel)");
+    NUMCU_CUDA_TRY(
+        cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+        "cudaFuncSetAttribute (fused kernel)");
   }
-  fused_kernel<C><<<grid, kGpuBlock, static_cast<std::size_t>(smem),
-                    static_cast<cudaStream_t>(stream)>>>(p);
+  fused_kernel<C>
+      <<<grid, kGpuBlock, static_cast<std::size_t>(smem), static_cast<cudaStream_t>(stream)>>>(p);
   NUMCU_CUDA_TRY(cudaGetLastError(), "fused kernel launch");
 }
 

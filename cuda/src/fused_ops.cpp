@@ -14,8 +14,7 @@ namespace {
 template <class F>
 constexpr bool costly_functor() {
   return std::is_base_of_v<ops::FloatLoop, F> ||
-         is_any_of_v<F, ops::Power, ops::FloorDivide, ops::Remainder, ops::Divide,
-                     ops::DivDefault>;
+         is_any_of_v<F, ops::Power, ops::FloorDivide, ops::Remainder, ops::Divide, ops::DivDefault>;
 }
 
 template <class F>

@@ -100,8 +100,8 @@ struct MakeComplex : ops::SameLoop {
   static constexpr int arity = 2;
   static DType loop_dtype(DType d) {
     return d == DType::float32 || d == DType::float16 || d == DType::bfloat16 ? DType::float32
-           : is_inexact(d) && dtype_kind(d) == 'c'                             ? d
-                                                                               : DType::float64;
+           : is_inexact(d) && dtype_kind(d) == 'c'                            ? d
+                                                                              : DType::float64;
   }
   template <class T>
   static constexpr bool supports = std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -125,10 +125,10 @@ struct OnesLike : ops::SameLoop {
 };
 
 // X(name, functor)
-#define NUMCU_FUSED_EXTRAS(X)           \
-  X(real, ::numcu::fused::Real)         \
-  X(imag, ::numcu::fused::Imag)         \
-  X(conj, ::numcu::fused::Conj)         \
+#define NUMCU_FUSED_EXTRAS(X)             \
+  X(real, ::numcu::fused::Real)           \
+  X(imag, ::numcu::fused::Imag)           \
+  X(conj, ::numcu::fused::Conj)           \
   X(complex, ::numcu::fused::MakeComplex) \
   X(ones_like, ::numcu::fused::OnesLike)
 
@@ -244,12 +244,12 @@ void emulate_cuda(const Program& program, const Layout& layout);
 #endif
 
 // The interpreter's dtypes, in the order of its type index.
-#define NUMCU_FUSED_GPU_DTYPES(X) \
-  X(bool_, bool)                  \
-  X(int32, std::int32_t)          \
-  X(int64, std::int64_t)          \
-  X(float32, float)               \
-  X(float64, double)              \
+#define NUMCU_FUSED_GPU_DTYPES(X)  \
+  X(bool_, bool)                   \
+  X(int32, std::int32_t)           \
+  X(int64, std::int64_t)           \
+  X(float32, float)                \
+  X(float64, double)               \
   X(complex64, ::numcu::complex64) \
   X(complex128, ::numcu::complex128)
 constexpr int kNumGpuTypes = 7;
