@@ -358,6 +358,24 @@ class _FftPlanCache:
     @property
     def device(self) -> int:
         ...
+class _FusedExpr:
+    """
+    A fused expression's graph (numcu/_fusion.py builds it); its typed programs are cached per call signature.
+    """
+    def __init__(self, nodes: collections.abc.Sequence, ninputs: typing.SupportsInt | typing.SupportsIndex, fname: str, text: str) -> None:
+        ...
+    def describe(self, args: tuple, out: typing.Any = None, casting: typing.Any = None, device: typing.SupportsInt | typing.SupportsIndex = -1) -> list:
+        """
+        The typed program for these arguments: (where, op, loop dtype, result dtype) per step ('host' steps of scalars, 'program' instructions), and, given a GPU, whether it runs fused there and why not.
+        """
+    @property
+    def cached_programs(self) -> int:
+        """
+        How many typed programs (call signatures) are cached.
+        """
+    @property
+    def ninputs(self) -> int:
+        ...
 def _cublas_path() -> str:
     """
     The cuBLAS library numcu loaded (loading it now if it can), or raises.
@@ -385,6 +403,10 @@ def _fft_plan_cache(device: typing.Any = None) -> _FftPlanCache:
 def _force_staged_copies(staged: bool) -> None:
     """
     Tests: copies between two GPUs not yet paired in this process take CUDA's staged route (their pools not shared) even where the GPUs could copy peer to peer.
+    """
+def _fused_call(expr: typing.Any, args: typing.Any, out: typing.Any = None, casting: typing.Any = None, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Runs a fused expression (numcu.evaluate and numcu.fuse call it).
     """
 def _gather(x: typing.Any, indices: typing.Any, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -3682,6 +3704,9 @@ def zeros_like(a: typing.Any, dtype: typing.Any = None, shape: typing.Any = None
         NumPy drops it.
     """
 __version__: str
+_fused_cast_op: int = 77
+_fused_limits: dict = {'gpu_instructions': 64, 'gpu_inputs': 16, 'gpu_constants': 32}
+_fused_ops: dict = {'negative': (0, 1), 'positive': (1, 1), 'absolute': (2, 1), 'sign': (3, 1), 'reciprocal': (4, 1), 'square': (5, 1), 'sqrt': (6, 1), 'cbrt': (7, 1), 'logical_not': (8, 1), 'invert': (9, 1), 'exp': (10, 1), 'exp2': (11, 1), 'expm1': (12, 1), 'log': (13, 1), 'log2': (14, 1), 'log10': (15, 1), 'log1p': (16, 1), 'sin': (17, 1), 'cos': (18, 1), 'tan': (19, 1), 'arcsin': (20, 1), 'arccos': (21, 1), 'arctan': (22, 1), 'sinh': (23, 1), 'cosh': (24, 1), 'tanh': (25, 1), 'arcsinh': (26, 1), 'arccosh': (27, 1), 'arctanh': (28, 1), 'deg2rad': (29, 1), 'rad2deg': (30, 1), 'floor': (31, 1), 'ceil': (32, 1), 'trunc': (33, 1), 'rint': (34, 1), 'isnan': (35, 1), 'isinf': (36, 1), 'isfinite': (37, 1), 'signbit': (38, 1), 'add': (39, 2), 'subtract': (40, 2), 'multiply': (41, 2), 'divide': (42, 2), 'div': (43, 2), 'floor_divide': (44, 2), 'remainder': (45, 2), 'power': (46, 2), 'maximum': (47, 2), 'minimum': (48, 2), 'fmax': (49, 2), 'fmin': (50, 2), 'equal': (51, 2), 'not_equal': (52, 2), 'less': (53, 2), 'less_equal': (54, 2), 'greater': (55, 2), 'greater_equal': (56, 2), 'logical_and': (57, 2), 'logical_or': (58, 2), 'logical_xor': (59, 2), 'bitwise_and': (60, 2), 'bitwise_or': (61, 2), 'bitwise_xor': (62, 2), 'left_shift': (63, 2), 'right_shift': (64, 2), 'logaddexp': (65, 2), 'arctan2': (66, 2), 'hypot': (67, 2), 'copysign': (68, 2), 'heaviside': (69, 2), 'where': (70, 3), 'clip': (71, 3), 'real': (72, 1), 'imag': (73, 1), 'conj': (74, 1), 'complex': (75, 2), 'ones_like': (76, 1)}
 dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 random_distributions: tuple = (('random', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': True, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, "Floats uniform on [0, 1), NumPy's values (53 bits of a word; float32: 24 bits of a half)."), ('uniform', (('low', '0.0'), ('high', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': True, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, "Floats uniform on [low, high): low + (high - low) * random(), NumPy's values."), ('integers', (('off', None), ('rng', None)), 0, ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'), {'own_binding': True, 'numpy_exact': False, 'numpy_first_attempt': True, 'rejection': True, 'fill': False}, 'Integers uniform on [low, high) (or [low, high] with endpoint=True).'), ('standard_normal', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, 'Standard normal values (mean 0, standard deviation 1).'), ('normal', (('loc', '0.0'), ('scale', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Normal values: loc + scale * standard_normal().'), ('lognormal', (('mean', '0.0'), ('sigma', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Log-normal values: exp(normal(mean, sigma)).'), ('standard_exponential', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, "Standard exponential values (scale 1): -log(1 - random()), NumPy's method='inv'."), ('exponential', (('scale', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Exponential values: scale * standard_exponential().'), ('standard_gamma', (('shape', None)), 2, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, "Gamma values of scale 1 (Marsaglia and Tsang's method)."), ('gamma', (('shape', None), ('scale', '1.0')), 2, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Gamma values: scale * standard_gamma(shape).'), ('beta', (('a', None), ('b', None)), 4, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Beta values: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b).'), ('chisquare', (('df', None)), 2, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Chi-square values with df degrees of freedom: 2 * standard_gamma(df / 2).'), ('poisson', (('lam', '1.0')), 2, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Poisson counts of mean lam.'), ('binomial', (('n', None), ('p', None)), 2, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Binomial counts: successes in n trials of probability p.'), ('geometric', (('p', None)), 1, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Geometric counts: trials up to and including the first success of probability p.'))
 reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
