@@ -102,9 +102,16 @@ bool op_takes_params(int op) {
 }
 
 #if !NUMCU_WITH_CUDA
-bool gpu_supports(const Program&, int, std::string* why) {
+// A CPU-only build: no GPU plan, and nothing reaches the GPU.
+std::shared_ptr<const GpuPlan> gpu_plan(const Program&, int, std::string* why) {
   if (why != nullptr) *why = "this numcu was built without CUDA";
-  return false;
+  return nullptr;
+}
+bool gpu_supports(const Program& program, int device, std::string* why) {
+  return gpu_plan(program, device, why) != nullptr;
+}
+void run_cuda(const GpuPlan&, const Program&, const Layout&, Stream) {
+  throw_value_error("numcu: internal error: a fused program reached the GPU of a CPU-only build");
 }
 void run_cuda(const Program&, const Layout&, int, Stream) {
   throw_value_error("numcu: internal error: a fused program reached the GPU of a CPU-only build");
