@@ -340,7 +340,7 @@ const char* const kLaunchEmptyDoc =
     "benchmarks compare numcu's small calls with. Not part of the API.\n";
 
 void def_ufuncs(py::module_& m) {
-#define NUMCU_DEF(e, F, group, doc) def_ufunc<Ufunc::e>(m);
+#define NUMCU_DEF(e, F, group, cost, doc) def_ufunc<Ufunc::e>(m);
   NUMCU_UFUNCS(NUMCU_DEF)
 #undef NUMCU_DEF
   def_fastcall(m, "mul", &mul_entry, kMulDoc);

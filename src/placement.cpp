@@ -3,11 +3,9 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <string_view>
 
 #include "host_memory.hpp"
 #include "numcu/cpu_threads.hpp"
@@ -20,38 +18,18 @@ namespace numcu::python {
 namespace py = pybind11;
 
 const char* op_class_name(OpClass c) {
-  switch (c) {
-    case OpClass::elementwise:
-      return "elementwise";
-    case OpClass::transcendental:
-      return "transcendental";
-    case OpClass::reduction:
-      return "reduction";
-    case OpClass::scan:
-      return "scan";
-  }
-  return "elementwise";
+  static constexpr const char* kNames[] = {"elementwise", "transcendental", "reduction", "scan"};
+  return kNames[static_cast<int>(c)];
 }
 
 namespace {
-
-// A ufunc's class follows its table group (ops.hpp's NUMCU_UFUNCS): the groups of float
-// functions and of integer division cost more per element than their loads and stores.
-constexpr bool costly_group(std::string_view group) {
-  return group == "exp" || group == "log" || group == "trig" || group == "atrig" ||
-         group == "hyp" || group == "intdiv";
-}
-
-constexpr std::array<OpClass, kNumUfuncs> kUfuncClasses = [] {
-  std::array<OpClass, kNumUfuncs> c{};
-  int i = 0;
-#define NUMCU_CLASS(e, F, group, doc) \
-  c[i++] = costly_group(#group) ? OpClass::transcendental : OpClass::elementwise;
-  NUMCU_UFUNCS(NUMCU_CLASS)
+// A ufunc's class: its table line's cost (ops.hpp's NUMCU_UFUNCS).
+constexpr OpClass kUfuncClasses[] = {
+#define NUMCU_CLASS(e, F, group, cost, doc) \
+  CostClass::cost == CostClass::transcendental ? OpClass::transcendental : OpClass::elementwise,
+    NUMCU_UFUNCS(NUMCU_CLASS)
 #undef NUMCU_CLASS
-  return c;
-}();
-
+};
 }  // namespace
 
 OpClass op_class_of(const char* name) {

@@ -14,8 +14,9 @@ namespace numcu::python {
 
 enum class OpClass { elementwise, transcendental, reduction, scan };
 const char* op_class_name(OpClass c);
-// By the function's name, from the op tables: a ufunc's from its group (float functions such as
-// sin, exp and power, and integer division, cost more per element than their loads and stores),
+// By the function's name, from the op tables: a ufunc's from its table line's cost class (float
+// functions such as sin, exp and power, and integer division, cost more per element than their
+// loads and stores),
 // the reduction and scan tables' functions; anything else is elementwise.
 OpClass op_class_of(const char* name);
 OpClass op_class_of(Ufunc op);

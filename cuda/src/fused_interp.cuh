@@ -422,7 +422,8 @@ NUMCU_FUSED_FN void exec_cast(Acc& a) {
   case gpu_code(SLOT, 6):                             \
     exec<Cfg, F, complex128>(in, a, b, c, smem, p);   \
     break;
-#define NUMCU_FUSED_UFUNC_CASES(e, F, group, doc) NUMCU_FUSED_CASES(static_cast<int>(Ufunc::e), F)
+#define NUMCU_FUSED_UFUNC_CASES(e, F, group, cost, doc) \
+  NUMCU_FUSED_CASES(static_cast<int>(Ufunc::e), F)
 #define NUMCU_FUSED_EXTRA_CASES(e, F) NUMCU_FUSED_CASES(kFirstExtra + static_cast<int>(Extra::e), F)
 #define NUMCU_FUSED_CAST_CASE(TO, To, FROM, From) \
   case gpu_code(kCastOp + (TO), FROM):            \

@@ -27,8 +27,8 @@ template <class Fn>
 decltype(auto) visit_op(int op, Fn&& f) {
   if (op < kNumUfuncs) {
     switch (static_cast<Ufunc>(op)) {
-#define NUMCU_CASE(e, F, group, doc) \
-  case Ufunc::e:                     \
+#define NUMCU_CASE(e, F, group, cost, doc) \
+  case Ufunc::e:                           \
     return f(type_tag<F>{});
       NUMCU_UFUNCS(NUMCU_CASE)
 #undef NUMCU_CASE
@@ -48,7 +48,7 @@ decltype(auto) visit_op(int op, Fn&& f) {
 
 const OpInfo& op_info(int op) {
   static const OpInfo kInfo[kNumOps] = {
-#define NUMCU_INFO(e, F, group, doc) \
+#define NUMCU_INFO(e, F, group, cost, doc) \
   OpInfo{#e, F::arity, F::condition_first, F::loop_per_input, costly_functor<F>()},
       NUMCU_UFUNCS(NUMCU_INFO)
 #undef NUMCU_INFO

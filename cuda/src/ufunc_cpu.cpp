@@ -75,7 +75,7 @@ template <int N>
 void ufunc_cpu(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params) {
   if (loop == DType::bfloat16) return ufunc_cpu_bfloat16<N>(op, plan, params);
   switch (op) {
-#define NUMCU_CASE(e, F, group, doc)                                           \
+#define NUMCU_CASE(e, F, group, cost, doc)                                     \
   case Ufunc::e:                                                               \
     if constexpr (F::arity + 1 == N) return ufunc_cpu_##e(loop, plan, params); \
     break;

@@ -13,7 +13,7 @@ template <int N>
 void ufunc_cuda(Ufunc op, DType loop, const ElementwisePlan<N>& plan, const OpParams& params,
                 Stream stream) {
   switch (op) {
-#define NUMCU_CASE(e, F, group, doc)                                                    \
+#define NUMCU_CASE(e, F, group, cost, doc)                                              \
   case Ufunc::e:                                                                        \
     if constexpr (F::arity + 1 == N) return ufunc_cuda_##e(loop, plan, params, stream); \
     break;

@@ -15,7 +15,7 @@
 
 namespace numcu {
 
-#define NUMCU_DECLARE_UFUNC(e, F, group, doc)                                \
+#define NUMCU_DECLARE_UFUNC(e, F, group, cost, doc)                          \
   void ufunc_cpu_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan,  \
                      const OpParams& params);                                \
   void ufunc_cuda_##e(DType loop, const ElementwisePlan<F::arity + 1>& plan, \
@@ -102,7 +102,7 @@ void run_loop(DType loop, const ElementwisePlan<F::arity + 1>& plan, const OpPar
 
 // A group source file defines NUMCU_IN_GROUP_<group>(e, F) for the groups it instantiates and
 // then expands NUMCU_UFUNCS(NUMCU_SELECT_GROUP); the other groups expand to nothing.
-#define NUMCU_SELECT_GROUP(e, F, group, doc) NUMCU_IN_GROUP_##group(e, F)
+#define NUMCU_SELECT_GROUP(e, F, group, cost, doc) NUMCU_IN_GROUP_##group(e, F)
 #ifndef NUMCU_IN_GROUP_addsub
 #define NUMCU_IN_GROUP_addsub(e, F)
 #endif

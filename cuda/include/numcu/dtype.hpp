@@ -71,38 +71,48 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
   return f(type_tag<bool>{});  // unreachable: every enumerator has a case
 }
 
-constexpr const char* dtype_name(DType d) {
-  switch (d) {
-#define NUMCU_CASE(e, T, name, kind, size) \
-  case DType::e:                           \
-    return name;
-    NUMCU_DTYPES(NUMCU_CASE)
-#undef NUMCU_CASE
-  }
-  return "?";
+namespace detail {
+struct DTypeFacts {
+  const char* name;
+  char kind;
+  int size;
+};
+// Every dtype's, then a last entry for a value that is no dtype.
+inline constexpr DTypeFacts kDTypeFacts[] = {
+#define NUMCU_FACTS(e, T, name, kind, size) {name, kind, size},
+    NUMCU_DTYPES(NUMCU_FACTS)
+#undef NUMCU_FACTS
+        {"?", '?', 0}};
+constexpr const DTypeFacts& facts(DType d) {
+  const auto i = static_cast<unsigned>(d);
+  constexpr auto kNone = static_cast<unsigned>(kNumDTypes);
+  return kDTypeFacts[i < kNone ? i : kNone];
 }
+}  // namespace detail
+
+constexpr const char* dtype_name(DType d) { return detail::facts(d).name; }
 
 // NumPy's kind character: 'b' bool, 'i' signed, 'u' unsigned, 'f' float, 'c' complex.
-constexpr char dtype_kind(DType d) {
-  switch (d) {
-#define NUMCU_CASE(e, T, name, kind, size) \
-  case DType::e:                           \
-    return kind;
-    NUMCU_DTYPES(NUMCU_CASE)
-#undef NUMCU_CASE
-  }
-  return '?';
-}
+constexpr char dtype_kind(DType d) { return detail::facts(d).kind; }
 
-constexpr int itemsize(DType d) {
-  switch (d) {
-#define NUMCU_CASE(e, T, name, kind, size) \
-  case DType::e:                           \
-    return size;
-    NUMCU_DTYPES(NUMCU_CASE)
-#undef NUMCU_CASE
-  }
-  return 0;
+constexpr int itemsize(DType d) { return detail::facts(d).size; }
+
+// One value per dtype, indexed by the dtype.
+template <class V>
+struct PerDType {
+  V at[kNumDTypes];
+  constexpr V operator[](DType d) const { return at[static_cast<int>(d)]; }
+};
+
+// f(type_tag<T>{}) for every dtype's type T: a question about types answered for all dtypes at
+// once (at compile time where f is constexpr), so that asking it at run time is a table read.
+template <class F>
+constexpr auto per_dtype(F f) {
+  PerDType<decltype(f(type_tag<bool>{}))> t{};
+#define NUMCU_SET(e, T, name, kind, size) t.at[static_cast<int>(DType::e)] = f(type_tag<T>{});
+  NUMCU_DTYPES(NUMCU_SET)
+#undef NUMCU_SET
+  return t;
 }
 
 constexpr bool is_inexact(DType d) { return dtype_kind(d) == 'f' || dtype_kind(d) == 'c'; }

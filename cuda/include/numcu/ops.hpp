@@ -967,116 +967,132 @@ F make_op(const OpParams& params) {
 
 }  // namespace ops
 
-// The ufunc table: X(name, functor, group, doc), one line per ufunc, from which the enum, the
-// bindings and their docstrings, numcu.UFUNCS, __all__, the stubs and the tests' lists derive.
-// `name` is NumPy's (AMYPAD NumCu's for div). `group` names the source file that instantiates
-// its kernels (ufunc_<group>.cu; the CPU files take several groups each): groups of similar
-// cost, so that the cores of a small machine build in parallel; the groups exp, log, trig,
-// atrig, hyp and intdiv are also what the placement model counts as costly per element. `doc` is
-// the docstring's first line: what it computes (the dtypes it takes follow from the functor's
-// supports<T>). The functor's `binding` trait chooses the Python signature (ops::Binding).
-#define NUMCU_UNARY_OPS(X)                                                                   \
-  X(negative, ::numcu::ops::Negative, arith, "Numerical negative, -x.")                      \
-  X(positive, ::numcu::ops::Positive, arith, "Numerical positive, +x (a copy).")             \
-  X(absolute, ::numcu::ops::Absolute, arith, "Absolute value; |z| of complex is real.")      \
-  X(sign, ::numcu::ops::Sign, arith, "-1, 0 or 1 (NaN stays NaN; z/|z| for complex).")       \
-  X(reciprocal, ::numcu::ops::Reciprocal, arith,                                             \
-    "1/x (integer division for integers, 1/0 gives 0).")                                     \
-  X(square, ::numcu::ops::Square, arith, "x*x (integers wrap).")                             \
-  X(sqrt, ::numcu::ops::Sqrt, arith,                                                         \
-    "Square root. Integers compute in the smallest float that holds them.")                  \
-  X(cbrt, ::numcu::ops::Cbrt, exp,                                                           \
-    "Cube root. Integers compute in the smallest float that holds them.")                    \
-  X(logical_not, ::numcu::ops::LogicalNot, logic, "NOT x, as bool.")                         \
-  X(invert, ::numcu::ops::Invert, logic, "Bitwise NOT (logical NOT for bool).")              \
-  X(exp, ::numcu::ops::Exp, exp, "e**x.")                                                    \
-  X(exp2, ::numcu::ops::Exp2, exp, "2**x.")                                                  \
-  X(expm1, ::numcu::ops::Expm1, exp, "e**x - 1, accurate for small x.")                      \
-  X(log, ::numcu::ops::Log, log, "Natural logarithm.")                                       \
-  X(log2, ::numcu::ops::Log2, log, "Base-2 logarithm.")                                      \
-  X(log10, ::numcu::ops::Log10, log, "Base-10 logarithm.")                                   \
-  X(log1p, ::numcu::ops::Log1p, log, "log(1 + x), accurate for small x.")                    \
-  X(sin, ::numcu::ops::Sin, trig, "Sine.")                                                   \
-  X(cos, ::numcu::ops::Cos, trig, "Cosine.")                                                 \
-  X(tan, ::numcu::ops::Tan, trig, "Tangent.")                                                \
-  X(arcsin, ::numcu::ops::Arcsin, atrig, "Inverse sine.")                                    \
-  X(arccos, ::numcu::ops::Arccos, atrig, "Inverse cosine.")                                  \
-  X(arctan, ::numcu::ops::Arctan, atrig, "Inverse tangent.")                                 \
-  X(sinh, ::numcu::ops::Sinh, hyp, "Hyperbolic sine.")                                       \
-  X(cosh, ::numcu::ops::Cosh, hyp, "Hyperbolic cosine.")                                     \
-  X(tanh, ::numcu::ops::Tanh, hyp, "Hyperbolic tangent.")                                    \
-  X(arcsinh, ::numcu::ops::Arcsinh, hyp, "Inverse hyperbolic sine.")                         \
-  X(arccosh, ::numcu::ops::Arccosh, hyp, "Inverse hyperbolic cosine.")                       \
-  X(arctanh, ::numcu::ops::Arctanh, hyp, "Inverse hyperbolic tangent.")                      \
-  X(deg2rad, ::numcu::ops::Deg2rad, round, "Degrees to radians.")                            \
-  X(rad2deg, ::numcu::ops::Rad2deg, round, "Radians to degrees.")                            \
-  X(floor, ::numcu::ops::Floor, round, "Largest integer <= x; integers stay as they are.")   \
-  X(ceil, ::numcu::ops::Ceil, round, "Smallest integer >= x; integers stay as they are.")    \
-  X(trunc, ::numcu::ops::Trunc, round, "x rounded towards zero; integers stay as they are.") \
-  X(rint, ::numcu::ops::Rint, round, "x rounded to the nearest integer, halves to even.")    \
-  X(isnan, ::numcu::ops::IsNan, logic, "Whether x is NaN, as bool.")                         \
-  X(isinf, ::numcu::ops::IsInf, logic, "Whether x is infinite, as bool.")                    \
-  X(isfinite, ::numcu::ops::IsFinite, logic, "Whether x is finite, as bool.")                \
-  X(signbit, ::numcu::ops::SignBit, logic, "Whether the sign bit is set, as bool.")
+// What one element of a ufunc costs, as the placement model counts it: about its loads and
+// stores (elementwise), or more (transcendental: the float functions and integer division).
+enum class CostClass { elementwise, transcendental };
 
-#define NUMCU_BINARY_OPS(X)                                                                      \
-  X(add, ::numcu::ops::Add, addsub, "Addition x1 + x2 (integers wrap; logical OR for bool).")    \
-  X(subtract, ::numcu::ops::Subtract, addsub, "Subtraction x1 - x2 (integers wrap).")            \
-  X(multiply, ::numcu::ops::Multiply, muldiv,                                                    \
-    "Multiplication x1 * x2 (integers wrap; logical AND for bool).")                             \
-  X(divide, ::numcu::ops::Divide, muldiv,                                                        \
-    "True division x1 / x2. Integers and bool divide in float64.")                               \
-  X(div, ::numcu::ops::DivDefault, muldiv,                                                       \
-    "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is.")             \
-  X(floor_divide, ::numcu::ops::FloorDivide, intdiv,                                             \
-    "Floor division x1 // x2, Python's signs; integer x // 0 gives 0.")                          \
-  X(remainder, ::numcu::ops::Remainder, intdiv,                                                  \
-    "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.")                            \
-  X(power, ::numcu::ops::Power, intdiv,                                                          \
-    "x1 ** x2; integers wrap, and negative integer exponents raise ValueError.")                 \
-  X(maximum, ::numcu::ops::Maximum, minmax, "Elementwise maximum; NaN propagates.")              \
-  X(minimum, ::numcu::ops::Minimum, minmax, "Elementwise minimum; NaN propagates.")              \
-  X(fmax, ::numcu::ops::Fmax, minmax, "Elementwise maximum ignoring NaN.")                       \
-  X(fmin, ::numcu::ops::Fmin, minmax, "Elementwise minimum ignoring NaN.")                       \
-  X(equal, ::numcu::ops::Equal, compare, "x1 == x2, as bool.")                                   \
-  X(not_equal, ::numcu::ops::NotEqual, compare, "x1 != x2, as bool.")                            \
-  X(less, ::numcu::ops::Less, compare, "x1 < x2, as bool (complex: lexicographic).")             \
-  X(less_equal, ::numcu::ops::LessEqual, compare, "x1 <= x2, as bool (complex: lexicographic).") \
-  X(greater, ::numcu::ops::Greater, compare, "x1 > x2, as bool (complex: lexicographic).")       \
-  X(greater_equal, ::numcu::ops::GreaterEqual, compare,                                          \
-    "x1 >= x2, as bool (complex: lexicographic).")                                               \
-  X(logical_and, ::numcu::ops::LogicalAnd, logic, "x1 AND x2, as bool.")                         \
-  X(logical_or, ::numcu::ops::LogicalOr, logic, "x1 OR x2, as bool.")                            \
-  X(logical_xor, ::numcu::ops::LogicalXor, logic, "x1 XOR x2, as bool.")                         \
-  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic, "Bitwise AND.")                                \
-  X(bitwise_or, ::numcu::ops::BitwiseOr, logic, "Bitwise OR.")                                   \
-  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic, "Bitwise XOR.")                                \
-  X(left_shift, ::numcu::ops::LeftShift, logic,                                                  \
-    "x1 << x2; shifts by the bit width or more give 0.")                                         \
-  X(right_shift, ::numcu::ops::RightShift, logic,                                                \
-    "x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.")           \
-  X(logaddexp, ::numcu::ops::Logaddexp, log, "log(exp(x1) + exp(x2)) without overflow.")         \
-  X(arctan2, ::numcu::ops::Arctan2, atrig, "The angle of the point (x2, x1), quadrant-aware.")   \
-  X(hypot, ::numcu::ops::Hypot, trig, "sqrt(x1**2 + x2**2) without overflow.")                   \
-  X(copysign, ::numcu::ops::Copysign, round, "x1 with the sign of x2.")                          \
-  X(heaviside, ::numcu::ops::Heaviside, round,                                                   \
+// The ufunc table: X(name, functor, group, cost, doc), one line per ufunc, from which the enum,
+// the kernels and CPU loops, the bindings and their docstrings, numcu.UFUNCS, __all__, the stubs,
+// the tests' lists and the placement model's cost class derive. `name` is NumPy's (AMYPAD
+// NumCu's for div). `group` names the compile unit that instantiates its kernels (ufunc_<group>.cu
+// or a .cu file that takes several groups; the CPU files take several groups each): groups of
+// similar compile time, so that the cores of a small machine build in parallel. `cost` is its
+// CostClass. `doc` is the docstring's first line: what it computes (the dtypes it takes follow
+// from the functor's supports<T>). The functor's `binding` trait chooses the Python signature
+// (ops::Binding).
+#define NUMCU_UNARY_OPS(X)                                                                    \
+  X(negative, ::numcu::ops::Negative, arith, elementwise, "Numerical negative, -x.")          \
+  X(positive, ::numcu::ops::Positive, arith, elementwise, "Numerical positive, +x (a copy).") \
+  X(absolute, ::numcu::ops::Absolute, arith, elementwise,                                     \
+    "Absolute value; |z| of complex is real.")                                                \
+  X(sign, ::numcu::ops::Sign, arith, elementwise,                                             \
+    "-1, 0 or 1 (NaN stays NaN; z/|z| for complex).")                                         \
+  X(reciprocal, ::numcu::ops::Reciprocal, arith, elementwise,                                 \
+    "1/x (integer division for integers, 1/0 gives 0).")                                      \
+  X(square, ::numcu::ops::Square, arith, elementwise, "x*x (integers wrap).")                 \
+  X(sqrt, ::numcu::ops::Sqrt, arith, elementwise,                                             \
+    "Square root. Integers compute in the smallest float that holds them.")                   \
+  X(cbrt, ::numcu::ops::Cbrt, exp, transcendental,                                            \
+    "Cube root. Integers compute in the smallest float that holds them.")                     \
+  X(logical_not, ::numcu::ops::LogicalNot, logic, elementwise, "NOT x, as bool.")             \
+  X(invert, ::numcu::ops::Invert, logic, elementwise, "Bitwise NOT (logical NOT for bool).")  \
+  X(exp, ::numcu::ops::Exp, exp, transcendental, "e**x.")                                     \
+  X(exp2, ::numcu::ops::Exp2, exp, transcendental, "2**x.")                                   \
+  X(expm1, ::numcu::ops::Expm1, exp, transcendental, "e**x - 1, accurate for small x.")       \
+  X(log, ::numcu::ops::Log, log, transcendental, "Natural logarithm.")                        \
+  X(log2, ::numcu::ops::Log2, log, transcendental, "Base-2 logarithm.")                       \
+  X(log10, ::numcu::ops::Log10, log, transcendental, "Base-10 logarithm.")                    \
+  X(log1p, ::numcu::ops::Log1p, log, transcendental, "log(1 + x), accurate for small x.")     \
+  X(sin, ::numcu::ops::Sin, trig, transcendental, "Sine.")                                    \
+  X(cos, ::numcu::ops::Cos, trig, transcendental, "Cosine.")                                  \
+  X(tan, ::numcu::ops::Tan, trig, transcendental, "Tangent.")                                 \
+  X(arcsin, ::numcu::ops::Arcsin, atrig, transcendental, "Inverse sine.")                     \
+  X(arccos, ::numcu::ops::Arccos, atrig, transcendental, "Inverse cosine.")                   \
+  X(arctan, ::numcu::ops::Arctan, atrig, transcendental, "Inverse tangent.")                  \
+  X(sinh, ::numcu::ops::Sinh, hyp, transcendental, "Hyperbolic sine.")                        \
+  X(cosh, ::numcu::ops::Cosh, hyp, transcendental, "Hyperbolic cosine.")                      \
+  X(tanh, ::numcu::ops::Tanh, hyp, transcendental, "Hyperbolic tangent.")                     \
+  X(arcsinh, ::numcu::ops::Arcsinh, hyp, transcendental, "Inverse hyperbolic sine.")          \
+  X(arccosh, ::numcu::ops::Arccosh, hyp, transcendental, "Inverse hyperbolic cosine.")        \
+  X(arctanh, ::numcu::ops::Arctanh, hyp, transcendental, "Inverse hyperbolic tangent.")       \
+  X(deg2rad, ::numcu::ops::Deg2rad, round, elementwise, "Degrees to radians.")                \
+  X(rad2deg, ::numcu::ops::Rad2deg, round, elementwise, "Radians to degrees.")                \
+  X(floor, ::numcu::ops::Floor, round, elementwise,                                           \
+    "Largest integer <= x; integers stay as they are.")                                       \
+  X(ceil, ::numcu::ops::Ceil, round, elementwise,                                             \
+    "Smallest integer >= x; integers stay as they are.")                                      \
+  X(trunc, ::numcu::ops::Trunc, round, elementwise,                                           \
+    "x rounded towards zero; integers stay as they are.")                                     \
+  X(rint, ::numcu::ops::Rint, round, elementwise,                                             \
+    "x rounded to the nearest integer, halves to even.")                                      \
+  X(isnan, ::numcu::ops::IsNan, logic, elementwise, "Whether x is NaN, as bool.")             \
+  X(isinf, ::numcu::ops::IsInf, logic, elementwise, "Whether x is infinite, as bool.")        \
+  X(isfinite, ::numcu::ops::IsFinite, logic, elementwise, "Whether x is finite, as bool.")    \
+  X(signbit, ::numcu::ops::SignBit, logic, elementwise, "Whether the sign bit is set, as bool.")
+
+#define NUMCU_BINARY_OPS(X)                                                                        \
+  X(add, ::numcu::ops::Add, addsub, elementwise,                                                   \
+    "Addition x1 + x2 (integers wrap; logical OR for bool).")                                      \
+  X(subtract, ::numcu::ops::Subtract, addsub, elementwise, "Subtraction x1 - x2 (integers wrap).") \
+  X(multiply, ::numcu::ops::Multiply, muldiv, elementwise,                                         \
+    "Multiplication x1 * x2 (integers wrap; logical AND for bool).")                               \
+  X(divide, ::numcu::ops::Divide, muldiv, elementwise,                                             \
+    "True division x1 / x2. Integers and bool divide in float64.")                                 \
+  X(div, ::numcu::ops::DivDefault, muldiv, elementwise,                                            \
+    "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is.")               \
+  X(floor_divide, ::numcu::ops::FloorDivide, intdiv, transcendental,                               \
+    "Floor division x1 // x2, Python's signs; integer x // 0 gives 0.")                            \
+  X(remainder, ::numcu::ops::Remainder, intdiv, transcendental,                                    \
+    "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0.")                              \
+  X(power, ::numcu::ops::Power, intdiv, transcendental,                                            \
+    "x1 ** x2; integers wrap, and negative integer exponents raise ValueError.")                   \
+  X(maximum, ::numcu::ops::Maximum, minmax, elementwise, "Elementwise maximum; NaN propagates.")   \
+  X(minimum, ::numcu::ops::Minimum, minmax, elementwise, "Elementwise minimum; NaN propagates.")   \
+  X(fmax, ::numcu::ops::Fmax, minmax, elementwise, "Elementwise maximum ignoring NaN.")            \
+  X(fmin, ::numcu::ops::Fmin, minmax, elementwise, "Elementwise minimum ignoring NaN.")            \
+  X(equal, ::numcu::ops::Equal, compare, elementwise, "x1 == x2, as bool.")                        \
+  X(not_equal, ::numcu::ops::NotEqual, compare, elementwise, "x1 != x2, as bool.")                 \
+  X(less, ::numcu::ops::Less, compare, elementwise, "x1 < x2, as bool (complex: lexicographic).")  \
+  X(less_equal, ::numcu::ops::LessEqual, compare, elementwise,                                     \
+    "x1 <= x2, as bool (complex: lexicographic).")                                                 \
+  X(greater, ::numcu::ops::Greater, compare, elementwise,                                          \
+    "x1 > x2, as bool (complex: lexicographic).")                                                  \
+  X(greater_equal, ::numcu::ops::GreaterEqual, compare, elementwise,                               \
+    "x1 >= x2, as bool (complex: lexicographic).")                                                 \
+  X(logical_and, ::numcu::ops::LogicalAnd, logic, elementwise, "x1 AND x2, as bool.")              \
+  X(logical_or, ::numcu::ops::LogicalOr, logic, elementwise, "x1 OR x2, as bool.")                 \
+  X(logical_xor, ::numcu::ops::LogicalXor, logic, elementwise, "x1 XOR x2, as bool.")              \
+  X(bitwise_and, ::numcu::ops::BitwiseAnd, logic, elementwise, "Bitwise AND.")                     \
+  X(bitwise_or, ::numcu::ops::BitwiseOr, logic, elementwise, "Bitwise OR.")                        \
+  X(bitwise_xor, ::numcu::ops::BitwiseXor, logic, elementwise, "Bitwise XOR.")                     \
+  X(left_shift, ::numcu::ops::LeftShift, logic, elementwise,                                       \
+    "x1 << x2; shifts by the bit width or more give 0.")                                           \
+  X(right_shift, ::numcu::ops::RightShift, logic, elementwise,                                     \
+    "x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.")             \
+  X(logaddexp, ::numcu::ops::Logaddexp, log, transcendental,                                       \
+    "log(exp(x1) + exp(x2)) without overflow.")                                                    \
+  X(arctan2, ::numcu::ops::Arctan2, atrig, transcendental,                                         \
+    "The angle of the point (x2, x1), quadrant-aware.")                                            \
+  X(hypot, ::numcu::ops::Hypot, trig, transcendental, "sqrt(x1**2 + x2**2) without overflow.")     \
+  X(copysign, ::numcu::ops::Copysign, round, elementwise, "x1 with the sign of x2.")               \
+  X(heaviside, ::numcu::ops::Heaviside, round, elementwise,                                        \
     "Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.")
 
 #define NUMCU_TERNARY_OPS(X)                                    \
-  X(where, ::numcu::ops::Where, select,                         \
+  X(where, ::numcu::ops::Where, select, elementwise,            \
     "Elements of x1 where condition is true, of x2 elsewhere.") \
-  X(clip, ::numcu::ops::Clip, select, "a limited to [a_min, a_max], NaN propagating.")
+  X(clip, ::numcu::ops::Clip, select, elementwise, "a limited to [a_min, a_max], NaN propagating.")
 
 #define NUMCU_UFUNCS(X) NUMCU_UNARY_OPS(X) NUMCU_BINARY_OPS(X) NUMCU_TERNARY_OPS(X)
 
 enum class Ufunc {
-#define NUMCU_ENUM(e, F, group, doc) e,
+#define NUMCU_ENUM(e, F, group, cost, doc) e,
   NUMCU_UFUNCS(NUMCU_ENUM)
 #undef NUMCU_ENUM
 };
 
 constexpr int kNumUfuncs = 0
-#define NUMCU_COUNT(e, F, group, doc) +1
+#define NUMCU_COUNT(e, F, group, cost, doc) +1
     NUMCU_UFUNCS(NUMCU_COUNT)
 #undef NUMCU_COUNT
     ;
@@ -1084,10 +1100,10 @@ constexpr int kNumUfuncs = 0
 // A ufunc's functor, at compile time.
 template <Ufunc Op>
 struct ufunc_traits;
-#define NUMCU_TRAITS(e, F, group, doc) \
-  template <>                          \
-  struct ufunc_traits<Ufunc::e> {      \
-    using functor = F;                 \
+#define NUMCU_TRAITS(e, F, group, cost, doc) \
+  template <>                                \
+  struct ufunc_traits<Ufunc::e> {            \
+    using functor = F;                       \
   };
 NUMCU_UFUNCS(NUMCU_TRAITS)
 #undef NUMCU_TRAITS
@@ -1095,7 +1111,7 @@ NUMCU_UFUNCS(NUMCU_TRAITS)
 // NumPy's name of a functor's ufunc, from the table (for kernels' error messages).
 template <class F>
 struct ufunc_name;
-#define NUMCU_NAME(e, F, group, doc)                  \
+#define NUMCU_NAME(e, F, group, cost, doc)            \
   template <>                                         \
   struct ufunc_name<F> {                              \
     static constexpr const char* value = #e;          \
@@ -1114,6 +1130,7 @@ struct UfuncInfo {
   bool condition_first;
   bool loop_per_input;  // map each input through ufunc_loop_dtype before promoting
   ops::Binding binding;
+  CostClass cost;
 };
 const UfuncInfo& ufunc_info(Ufunc op);
 // The dtype the loop runs on for inputs promoted to `promoted`.
