@@ -12,7 +12,7 @@ from ._load import load_core
 _core = load_core()
 
 # NumPy's elementwise functions, reductions and scans by NumPy's names, as _core binds them from
-# numcu's tables (ops.hpp's NUMCU_UFUNCS, reduce_call.cpp's NUMCU_REDUCTIONS and NUMCU_SCANS).
+# numcu's tables (ops.hpp's NUMCU_UFUNCS, reduce.hpp's NUMCU_REDUCTIONS and NUMCU_SCANS).
 # The reductions shadow the builtins sum, min, max, any and all here, as NumPy's names do.
 UFUNCS = _core.ufuncs
 REDUCTIONS = _core.reductions + _core.scans

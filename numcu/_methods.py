@@ -5,24 +5,16 @@ Code written for NumPy arrays calls them on whatever array it is given: Dask's r
 the same name with the array as its first argument, so the two never disagree.
 """
 
+import numpy as _np
+
 from ._load import load_core
 
 _core = load_core()
 
-METHODS = (
-    "all",
-    "any",
-    "argmax",
-    "argmin",
-    "cumprod",
-    "cumsum",
-    "max",
-    "mean",
-    "min",
-    "prod",
-    "std",
-    "sum",
-    "var",
+# The reductions and scans of numcu's tables that numpy.ndarray has as methods: a reduction added
+# to the table becomes a method where NumPy has one of its name.
+METHODS = tuple(
+    name for name in _core.reductions + _core.scans if callable(getattr(_np.ndarray, name, None))
 )
 
 

@@ -8,6 +8,7 @@ the same name with the array as its first argument, so the two never disagree.
 from __future__ import annotations
 from numcu import _core
 from numcu._load import load_core
+import numpy as _np
 __all__: list[str] = ['METHODS', 'install', 'load_core']
 def _method(name):
     ...
@@ -15,4 +16,4 @@ def install(ndarray):
     """
     Add the methods numcu has functions for and the class does not define itself.
     """
-METHODS: tuple[str, ...] = ('all', 'any', 'argmax', 'argmin', 'cumprod', 'cumsum', 'max', 'mean', 'min', 'prod', 'std', 'sum', 'var')
+METHODS: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'cumsum', 'cumprod')

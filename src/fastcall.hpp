@@ -31,6 +31,9 @@ struct ArgSpec {
 void parse_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                     PyObject** values);
 
+// A parameter's value from parse_fastcall: None where it was not given.
+inline py::handle given(PyObject* value) { return value != nullptr ? value : Py_None; }
+
 // Sets the Python error for a numcu::Error (defined with the module's exception types).
 void set_python_error(const Error& e);
 

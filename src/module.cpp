@@ -8,6 +8,7 @@
 
 #include "array_api.hpp"
 #include "assign.hpp"
+#include "docstrings.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "intake.hpp"
@@ -135,32 +136,15 @@ const char* const kReturnsDoc =
     "numpy.ndarray for host inputs, numcu.ndarray for device inputs, or `out`. The dtype is\n"
     "NumPy's for the same call; a dtype NumPy has no loop for raises TypeError.\n";
 
-// The input dtypes a ufunc takes, from its functor: those whose loop (after NumPy's loop
-// search: sqrt of int16 runs on float32) it supports.
-std::string dtypes_line(Ufunc op) {
-  std::string names;
-  int count = 0;
-  for (int i = 0; i < kNumDTypes; ++i) {
-    const DType d = static_cast<DType>(i);
-    if (!ufunc_supports(op, ufunc_loop_dtype(op, d))) continue;
-    names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
-  }
-  return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes" : names;
-}
-
 // The text signature CPython shows, then the docstring.
 std::string ufunc_doc(Ufunc op, const char* signature, const char* inputs,
                       const char* extra_params) {
   const UfuncInfo& info = ufunc_info(op);
   return std::string(signature) + "\n--\n\n" + info.doc + "\n\nParameters\n----------\n" + inputs +
-         " : array_like\n" + kInputsDoc + "    dtypes: " + dtypes_line(op) + ".\n" + kOutDoc +
-         extra_params + kWhereDoc + kReturnsDoc;
+         " : array_like\n" + kInputsDoc + "    dtypes: " +
+         dtypes_line([op](DType d) { return ufunc_supports(op, ufunc_loop_dtype(op, d)); }) +
+         ".\n" + kOutDoc + extra_params + kWhereDoc + kReturnsDoc;
 }
-
-// Docstrings live as long as the module (CPython keeps pointers to them).
-const char* keep(std::string text) { return (new std::string(std::move(text)))->c_str(); }
-
-py::handle given(PyObject* p) { return p != nullptr ? p : Py_None; }
 
 py::handle pick_out(PyObject* out, PyObject* output, const char* fname) {
   if (out != nullptr && out != Py_None && output != nullptr && output != Py_None) {

@@ -509,7 +509,6 @@ struct Entry {
 
 Entry g_entries[random::kNumDistributions];
 
-py::handle given(PyObject* p) { return p != nullptr ? p : Py_None; }
 
 template <Distribution D>
 PyObject* entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "arguments.hpp"
+#include "docstrings.hpp"
 #include "elementwise_call.hpp"
 #include "fastcall.hpp"
 #include "intake.hpp"
@@ -23,131 +24,8 @@
 namespace numcu::python {
 namespace {
 
-// How a reduction's result dtype follows from the input's (dtype= overrides where NumPy lets it).
-enum class Result {
-  accumulated,  // sum and prod: small integers widen (int64/uint64), the rest stays
-  mean,         // float64 for integers and bool
-  variance,     // var: mean's, real for complex; a mean pass then squared deviations
-  deviation,    // std: as var, then the square root
-  same,         // min, max: the input dtype, whatever dtype= says
-  index,        // argmin, argmax, count_nonzero: int64
-  boolean,      // any, all
-};
-
-// The argument lists, parsed on CPython's vectorcall convention (fastcall.hpp): a reduction of
-// a small device array costs little more than its launch, so pybind11's general argument
-// machinery would be a large part of it.
-enum class Form { with_dtype, plain, arg, var, count, scan };
-
-// The reduction table: X(name, loop, exact loop, form, empty, result, summary, returns), one line
-// per public reduction, from which the enum, the bindings, their docstrings and numcu's exports
-// derive. `loop` is the kernel's reducer (numcu/reduce.hpp) and `exact loop` the one for integer
-// and bool inputs, where NaN cannot occur. `empty` is NumPy's name in its error for an empty
-// reduction, or nullptr where the reduction has an identity.
-#define NUMCU_REDUCTIONS(X)                                                                        \
-  X(sum, sum, sum, with_dtype, nullptr, accumulated,                                               \
-    "Sum of array elements over the given axes (float sums are pairwise on the CPU and "           \
-    "tree-shaped on the GPU; the same input gives the same bits run to run).",                     \
-    "The sums: int64 for bool and signed integers, uint64 for unsigned ones, else the input "      \
-    "dtype (float16 accumulated in float32).")                                                     \
-  X(prod, prod, prod, with_dtype, nullptr, accumulated,                                            \
-    "Product of array elements over the given axes (integers wrap as in NumPy).",                  \
-    "The products, in sum's dtypes.")                                                              \
-  X(mean, mean, mean, with_dtype, nullptr, mean,                                                   \
-    "Arithmetic mean over the given axes; NaN for an empty reduction.",                            \
-    "The means: float64 for integers and bool, else the input dtype.")                             \
-  X(var, sqdev, sqdev, var, nullptr, variance,                                                     \
-    "Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.",      \
-    "float64 for integers and bool, the real dtype for complex, else the input dtype.")            \
-  X(std, sqdev, sqdev, var, nullptr, deviation,                                                    \
-    "Standard deviation over the given axes: the square root of var.", "As var.")                  \
-  X(min, min, min, plain, "minimum", same,                                                         \
-    "Minimum over the given axes; NaN propagates; complex numbers order lexicographically. "       \
-    "ValueError for an empty reduction.",                                                          \
-    "The minima, in the input dtype.")                                                             \
-  X(max, max, max, plain, "maximum", same,                                                         \
-    "Maximum over the given axes; NaN propagates; complex numbers order lexicographically. "       \
-    "ValueError for an empty reduction.",                                                          \
-    "The maxima, in the input dtype.")                                                             \
-  X(argmin, argmin, argmin, arg, "argmin", index,                                                  \
-    "Index of the first minimum (of the first NaN, if any) along an axis.", "int64 indices.")      \
-  X(argmax, argmax, argmax, arg, "argmax", index,                                                  \
-    "Index of the first maximum (of the first NaN, if any) along an axis.", "int64 indices.")      \
-  X(any, any, any, plain, nullptr, boolean,                                                        \
-    "Whether any element is non-zero (NaN counts as non-zero).", "bool.")                          \
-  X(all, all, all, plain, nullptr, boolean,                                                        \
-    "Whether every element is non-zero (NaN counts as non-zero).", "bool.")                        \
-  X(count_nonzero, count_nonzero, count_nonzero, count, nullptr, index,                            \
-    "Number of non-zero elements over the given axes.", "int64 counts.")                           \
-  X(nansum, nansum, sum, with_dtype, nullptr, accumulated,                                         \
-    "Sum treating NaN as zero (on integers and bool: sum).", "The sums, in sum's dtypes.")         \
-  X(nanprod, nanprod, prod, with_dtype, nullptr, accumulated,                                      \
-    "Product treating NaN as one (on integers and bool: prod).", "The products, in sum's dtypes.") \
-  X(nanmean, nanmean, mean, with_dtype, nullptr, mean,                                             \
-    "Mean of the elements that are not NaN; NaN where all are.", "The means, in mean's dtypes.")   \
-  X(nanmin, nanmin, min, plain, "fmin", same, "Minimum ignoring NaN (NaN where all are NaN).",     \
-    "The minima, in the input dtype.")                                                             \
-  X(nanmax, nanmax, max, plain, "fmax", same, "Maximum ignoring NaN (NaN where all are NaN).",     \
-    "The maxima, in the input dtype.")
-
-// The scan table: X(name, loop, exact loop, summary, returns), as the reduction table's.
-#define NUMCU_SCANS(X)                                                                             \
-  X(cumsum, cumsum, cumsum, "Cumulative sum along an axis.", "The running sums, in sum's dtypes.") \
-  X(cumprod, cumprod, cumprod, "Cumulative product along an axis.",                                \
-    "The running products, in sum's dtypes.")                                                      \
-  X(nancumsum, nancumsum, cumsum,                                                                  \
-    "Cumulative sum treating NaN as zero (on integers and bool: cumsum).",                         \
-    "The running sums, in sum's dtypes.")                                                          \
-  X(nancumprod, nancumprod, cumprod,                                                               \
-    "Cumulative product treating NaN as one (on integers and bool: cumprod).",                     \
-    "The running products, in sum's dtypes.")
-
-enum class Reduction {
-#define NUMCU_ENUM(name, loop, exact, form, empty, result, summary, returns) name,
-  NUMCU_REDUCTIONS(NUMCU_ENUM)
-#undef NUMCU_ENUM
-};
-
-struct ReductionInfo {
-  const char* name;
-  const char* fname;  // "numcu.sum"
-  ReduceOp op;        // the loop on inexact dtypes
-  ReduceOp op_exact;  // the loop on integers and bool
-  Form form;
-  const char* empty;
-  Result result;
-  const char* summary;
-  const char* returns;
-};
-
-constexpr ReductionInfo kReductions[] = {
-#define NUMCU_INFO(name, loop, exact, form, empty, result, summary, returns) \
-  {#name, "numcu." #name, ReduceOp::loop, ReduceOp::exact, Form::form,       \
-   empty, Result::result, summary,        returns},
-    NUMCU_REDUCTIONS(NUMCU_INFO)
-#undef NUMCU_INFO
-};
-
-const ReductionInfo& info_of(Reduction r) { return kReductions[static_cast<int>(r)]; }
-
-enum class Scan {
-#define NUMCU_ENUM(name, loop, exact, summary, returns) name,
-  NUMCU_SCANS(NUMCU_ENUM)
-#undef NUMCU_ENUM
-};
-
-struct ScanInfo {
-  const char* fname;  // "numcu.cumsum"
-  ScanOp op;          // the loop on inexact dtypes
-  ScanOp op_exact;    // the loop on integers and bool
-};
-
-constexpr ScanInfo kScans[] = {
-#define NUMCU_INFO(name, loop, exact, summary, returns) \
-  {"numcu." #name, ScanOp::loop, ScanOp::exact},
-    NUMCU_SCANS(NUMCU_INFO)
-#undef NUMCU_INFO
-};
+using Result = ReduceResult;
+using Form = ReduceForm;
 
 // Whether converting dtype `from` to `to` loses NaNs: a float or complex input converted to an
 // integer or bool, or a complex one to a real dtype (the imaginary part is dropped). A
@@ -156,15 +34,6 @@ bool loses_nan(DType from, DType to) {
   const bool complex_to_real = dtype_kind(from) == 'c' && dtype_kind(to) != 'c';
   return is_inexact(from) && (!is_inexact(to) || complex_to_real);
 }
-
-// What a nan-function's NaNs become before such a conversion: the identity of its sum or
-// product, and for nanmean a real NaN, which the mean still leaves out.
-double nan_stand_in(ReduceOp op) {
-  if (op == ReduceOp::nanprod) return 1.0;
-  if (op == ReduceOp::nanmean) return std::numeric_limits<double>::quiet_NaN();
-  return 0.0;
-}
-double nan_stand_in(ScanOp op) { return op == ScanOp::nancumprod ? 1.0 : 0.0; }
 
 // `x` on the backend in `loop_in`, for a reduction or a scan. A nan-function's (skips_nan) NaNs
 // are replaced by `stand_in` first where the conversion would lose them.
@@ -219,7 +88,7 @@ void check_refused_dtypes(const ReductionInfo& info, DType t, bool has_dtype, DT
   const auto refuse = [&](const char* what, DType d, const std::string& why) {
     throw_type_error(std::string(fname) + ": " + what + " has dtype " + dtype_name(d) + "; " + why);
   };
-  const bool nan_mean = info.op == ReduceOp::nanmean && is_inexact(t);
+  const bool nan_mean = info.result == Result::mean && info.skips_nan && is_inexact(t);
   if (has_dtype && nan_mean && !is_inexact(requested)) {
     refuse("dtype=", requested,
            "the mean of a float or complex input needs a float or complex "
@@ -299,7 +168,7 @@ void check_out_shape(const Operand& out, int ndim, const std::int64_t* shape, co
   }
 }
 
-py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle dtype_obj,
+py::object reduce_call(ReduceOp op, py::handle a, py::handle axis, py::handle dtype_obj,
                        py::handle out_obj, bool keepdims, double ddof, const DeviceRequest& req);
 
 // var and std with a dtype= the two-pass kernels cannot follow, as NumPy computes them (its
@@ -328,7 +197,7 @@ py::object variance_in_dtype(Call& call, const Exec& ex, const ReductionInfo& in
   const auto truncated = [&](const py::object& v) {
     return integer ? astype(v, dtype_obj, here) : v;
   };
-  const py::object total = reduce_call(Reduction::sum, a, axis, dtype_obj, none, true, 0, here);
+  const py::object total = reduce_call(ReduceOp::sum, a, axis, dtype_obj, none, true, 0, here);
   const py::object mean =
       truncated(ufunc_call(Ufunc::divide, {total, py::int_(n_red)}, none, here));
   const py::object deviations = ufunc_call(Ufunc::subtract, {a, mean}, none, here);
@@ -338,7 +207,7 @@ py::object variance_in_dtype(Call& call, const Exec& ex, const ReductionInfo& in
                        here)
           : ufunc_call(Ufunc::multiply, {deviations, deviations}, none, here);
   py::object sum_of_squares =
-      reduce_call(Reduction::sum, squares, axis, dtype_obj, none, keepdims, 0, here);
+      reduce_call(ReduceOp::sum, squares, axis, dtype_obj, none, keepdims, 0, here);
   // Into out, the sum is written in out's dtype first and divided there.
   if (call.has_out()) {
     sum_of_squares = astype(sum_of_squares, numpy_dtype(call.out().view.dtype), here);
@@ -358,9 +227,9 @@ py::object variance_in_dtype(Call& call, const Exec& ex, const ReductionInfo& in
   return call.finish();
 }
 
-py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle dtype_obj,
+py::object reduce_call(ReduceOp op, py::handle a, py::handle axis, py::handle dtype_obj,
                        py::handle out_obj, bool keepdims, double ddof, const DeviceRequest& req) {
-  const ReductionInfo& info = info_of(red);
+  const ReductionInfo& info = reduction_info(op);
   const char* fname = info.fname;
   Call call(fname, req);
   const Operand& x = call.array_input(a);
@@ -374,10 +243,6 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   call.output(out_obj);
   const DType loop_in =
       has_dtype ? dtype_from_python(dtype_obj, fname) : loop_dtype_for_out(info.result, t, call);
-  const ReduceOp op = is_inexact(loop_in) ? info.op : info.op_exact;
-  if (!reduce_supports(op, loop_in)) {
-    throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
-  }
   const DType loop_out = reduce_out_dtype(op, loop_in);
   const DType result = result_dtype(info.result, t, has_dtype, loop_in);
 
@@ -393,13 +258,17 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
       shape[rndim++] = x.view.shape[d];
     }
   }
-  if (n_red == 0 && info.empty != nullptr) {
+  if (n_red == 0 && info.no_identity != nullptr) {
     if (info.result == Result::index) {
-      throw_value_error(std::string(fname) + ": attempt to get " + info.empty +
+      throw_value_error(std::string(fname) + ": attempt to get " + info.no_identity +
                         " of an empty sequence");
     }
     throw_value_error(std::string(fname) + ": zero-size array to reduction operation " +
-                      info.empty + " which has no identity");
+                      info.no_identity + " which has no identity");
+  }
+  // After the empty check, as NumPy's reductions composed of others (ptp: max - min) do.
+  if (!reduce_supports(op, loop_in)) {
+    throw_type_error(std::string(fname) + ": no loop for dtype " + dtype_name(loop_in));
   }
   if (call.has_out()) check_out_shape(call.out(), rndim, shape, fname);
   check_refused_dtypes(info, t, has_dtype, loop_in, rndim, call, fname);
@@ -412,7 +281,7 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
     return variance_in_dtype(call, ex, info, a, t, axis, dtype_obj, keepdims, ddof, n_red, result,
                              rndim, shape, req);
   }
-  ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact, nan_stand_in(info.op));
+  ArrayView in = prepare_input(call, x, loop_in, info.skips_nan, info.nan_stand_in);
   const ArrayView& dest = call.destination(result, rndim, shape, nullptr);
   ArrayView kept = dest;
   if (keepdims) {
@@ -452,9 +321,9 @@ py::object reduce_call(Reduction red, py::handle a, py::handle axis, py::handle 
   return call.finish();
 }
 
-py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dtype_obj,
+py::object scan_call(ScanOp op, py::handle a, py::handle axis_obj, py::handle dtype_obj,
                      py::handle out_obj, const DeviceRequest& req) {
-  const ScanInfo& info = kScans[static_cast<int>(scan)];
+  const ReductionInfo& info = scan_info(op);
   const char* fname = info.fname;
   Call call(fname, req);
   const Operand& x = call.array_input(a);
@@ -463,8 +332,7 @@ py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dt
   call.output(out_obj);
   const DType loop_in = has_dtype ? dtype_from_python(dtype_obj, fname)
                                   : loop_dtype_for_out(Result::accumulated, t, call);
-  // Every scan has a loop for every dtype: the nan-scans' exact loops are the plain ones.
-  const ScanOp op = is_inexact(loop_in) ? info.op : info.op_exact;
+  // Every scan has a loop for every dtype (the nan-scans' exact loops are the plain ones).
   const DType loop_out = scan_out_dtype(op, loop_in);
   const DType result = has_dtype ? loop_in : sum_result_dtype(t);
 
@@ -484,7 +352,7 @@ py::object scan_call(Scan scan, py::handle a, py::handle axis_obj, py::handle dt
             static_cast<double>(x.view.size()));
   const Exec& ex = call.place();
 
-  ArrayView in = prepare_input(call, x, loop_in, info.op != info.op_exact, nan_stand_in(info.op));
+  ArrayView in = prepare_input(call, x, loop_in, info.skips_nan, info.nan_stand_in);
   // One line scans fastest contiguous (CUB on the GPU): flatten into a dense copy if needed.
   if ((flatten && in.ndim != 1) || (rndim == 1 && !in.is_c_contiguous())) {
     if (!in.is_c_contiguous()) {
@@ -618,13 +486,12 @@ std::string signature(const char* name, Form f) {
   return sig + ")\n--\n\n";
 }
 
-py::handle given(PyObject* value) { return value != nullptr ? value : Py_None; }
-
-template <Reduction R, Form F>
+template <ReduceOp R, Form F>
 PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&]() -> py::object {
     static const FormSpec form = form_spec(F);
-    static const ArgSpec spec{info_of(R).fname, form.names, form.count, 0, form.max_positional, 1};
+    static const ArgSpec spec{reduction_info(R).fname, form.names, form.count, 0,
+                              form.max_positional,     1};
     // Where each parameter stands in this form's list, found once (-1: not in the form).
     enum Param { axis, dtype, out, keepdims, ddof, device, stream, count };
     static const auto slots = [] {
@@ -651,10 +518,10 @@ PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   });
 }
 
-template <Scan S>
+template <ScanOp S>
 PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&]() -> py::object {
-    static const char* const fname = kScans[static_cast<int>(S)].fname;
+    static const char* const fname = scan_info(S).fname;
     static const FormSpec form = form_spec(Form::scan);
     static const ArgSpec spec{fname, form.names, form.count, 0, form.max_positional, 1};
     PyObject* v[6];
@@ -664,38 +531,21 @@ PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
   });
 }
 
-// Docstrings live as long as the module (CPython keeps pointers to them).
-const char* keep(std::string text) { return (new std::string(std::move(text)))->c_str(); }
-
-// The dtypes a reduction has a loop for, for its docstring.
-std::string dtypes_line(const ReductionInfo& info) {
-  std::string names;
-  int count = 0;
-  for (int i = 0; i < kNumDTypes; ++i) {
-    const DType d = static_cast<DType>(i);
-    if (!reduce_supports(is_inexact(d) ? info.op : info.op_exact, d)) continue;
-    names += (count++ > 0 ? ", " : "") + std::string(dtype_name(d));
-  }
-  return count == kNumDTypes ? "all " + std::to_string(count) + " of numcu.dtypes." : names + ".";
-}
-
-// The parameters' text of a form; a reduction's (info) adds its own rules on out.
-std::string form_params(Form f, const ReductionInfo* info = nullptr) {
+// The parameters' text of a form, with a reduction's own rules on out.
+std::string form_params(const ReductionInfo& info) {
   std::string out = kOut;
-  if (info != nullptr) {
-    if (info->result == Result::accumulated) out += kOutLoop;
-    if (info->result == Result::mean) out += std::string(kOutLoop) + kOutLoopMean;
-    if (info->result == Result::index) out += kOutIndex;
-    if (info->result == Result::deviation) out += kOutDeviation;
-    if (info->op == ReduceOp::nanmean) out += kOutNanMean;
-  }
+  if (info.result == Result::accumulated) out += kOutLoop;
+  if (info.result == Result::mean) out += std::string(kOutLoop) + kOutLoopMean;
+  if (info.result == Result::index) out += kOutIndex;
+  if (info.result == Result::deviation) out += kOutDeviation;
+  if (info.result == Result::mean && info.skips_nan) out += kOutNanMean;
   const std::string arg =
       "axis : None or int, optional\n"
       "    The axis to search along; None searches the flattened array.\n";
   const std::string ddof =
       "ddof : float, optional\n"
       "    The divisor is N - ddof (N: elements per result).\n";
-  switch (f) {
+  switch (info.form) {
     case Form::with_dtype:
       return std::string(kAxis) + kDtype + out + kKeepdims;
     case Form::plain:
@@ -710,53 +560,84 @@ std::string form_params(Form f, const ReductionInfo* info = nullptr) {
       return std::string(
                  "axis : None or int, optional\n"
                  "    The axis to scan along; None scans the flattened array.\n") +
-             kDtype + out + kOutLoop;
+             kDtype + kOut + kOutLoop;
   }
   return {};
+}
+
+std::string reduction_doc(const ReductionInfo& info, const std::string& dtypes) {
+  return signature(info.name, info.form) +
+         doc(info.summary, form_params(info).c_str(), info.returns, (dtypes + ".").c_str());
+}
+
+template <ReduceOp R, Form F>
+void def_reduction(py::module_& m) {
+  const ReductionInfo& info = reduction_info(R);
+  const std::string dtypes = dtypes_line([](DType d) { return reduce_supports(R, d); });
+  def_fastcall(m, info.name, &reduce_entry<R, F>, keep(reduction_doc(info, dtypes)));
+}
+
+template <ScanOp S>
+void def_scan(py::module_& m) {
+  const ReductionInfo& info = scan_info(S);
+  // Every scan has a loop for every dtype (a nan-scan's on integers and bool is the plain one's).
+  const std::string dtypes = dtypes_line([](DType) { return true; });
+  def_fastcall(m, info.name, &scan_entry<S>, keep(reduction_doc(info, dtypes)));
+}
+
+const char* const kFormNames[] = {"with_dtype", "plain", "arg", "var", "count", "scan"};
+const char* const kResultNames[] = {"accumulated", "mean",  "variance", "deviation",
+                                    "same",        "index", "boolean"};
+
+py::object str_or_none(const char* s) { return s != nullptr ? py::str(s) : py::object(py::none()); }
+
+// (name, form, result, no_identity, skips_nan, ufunc, summary) of a table line, for numcu's Python
+// layer, tests and tools.
+py::tuple table_row(const ReductionInfo& info) {
+  return py::make_tuple(info.name, kFormNames[static_cast<int>(info.form)],
+                        kResultNames[static_cast<int>(info.result)], str_or_none(info.no_identity),
+                        info.skips_nan, str_or_none(info.ufunc), info.summary);
 }
 
 }  // namespace
 
 bool is_reduction_name(const char* name) {
-  for (const ReductionInfo& info : kReductions) {
-    if (std::strcmp(info.name, name) == 0) return true;
+  for (int i = 0; i < kNumReductions; ++i) {
+    if (std::strcmp(reduction_info(static_cast<ReduceOp>(i)).name, name) == 0) return true;
   }
   return false;
 }
 
 bool is_scan_name(const char* name) {
-#define NUMCU_NAME(n, loop, exact, summary, returns) \
-  if (std::strcmp(#n, name) == 0) return true;
-  NUMCU_SCANS(NUMCU_NAME)
-#undef NUMCU_NAME
+  for (int i = 0; i < kNumScans; ++i) {
+    if (std::strcmp(scan_info(static_cast<ScanOp>(i)).name, name) == 0) return true;
+  }
   return false;
 }
 
 void bind_reductions(py::module_& m) {
-  py::list reductions;
-#define NUMCU_DEF(name, loop, exact, form, empty, result, summary, returns)                      \
-  {                                                                                              \
-    const ReductionInfo& info = info_of(Reduction::name);                                        \
-    def_fastcall(                                                                                \
-        m, #name, &reduce_entry<Reduction::name, Form::form>,                                    \
-        keep(signature(#name, Form::form) + doc(summary, form_params(Form::form, &info).c_str(), \
-                                                returns, dtypes_line(info).c_str())));           \
-    reductions.append(#name);                                                                    \
-  }
+#define NUMCU_DEF(e, R, group, form, result, summary, returns) \
+  def_reduction<ReduceOp::e, Form::form>(m);
   NUMCU_REDUCTIONS(NUMCU_DEF)
 #undef NUMCU_DEF
-  m.attr("reductions") = py::tuple(reductions);
-
-  py::list scans;
-#define NUMCU_DEF(name, loop, exact, summary, returns)                                           \
-  def_fastcall(                                                                                  \
-      m, #name, &scan_entry<Scan::name>,                                                         \
-      keep(signature(#name, Form::scan) + doc(summary, form_params(Form::scan).c_str(), returns, \
-                                              dtypes_line(info_of(Reduction::sum)).c_str())));   \
-  scans.append(#name);
+#define NUMCU_DEF(e, S, summary, returns) def_scan<ScanOp::e>(m);
   NUMCU_SCANS(NUMCU_DEF)
 #undef NUMCU_DEF
+  // The names numcu/__init__.py re-exports, and the tables themselves (scans: form "scan").
+  py::list reductions, scans, table;
+  for (int i = 0; i < kNumReductions; ++i) {
+    const ReductionInfo& info = reduction_info(static_cast<ReduceOp>(i));
+    reductions.append(info.name);
+    table.append(table_row(info));
+  }
+  for (int i = 0; i < kNumScans; ++i) {
+    const ReductionInfo& info = scan_info(static_cast<ScanOp>(i));
+    scans.append(info.name);
+    table.append(table_row(info));
+  }
+  m.attr("reductions") = py::tuple(reductions);
   m.attr("scans") = py::tuple(scans);
+  m.attr("reduction_table") = py::tuple(table);
 }
 
 }  // namespace numcu::python

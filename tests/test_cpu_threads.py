@@ -483,7 +483,12 @@ def long_data(rng, shape, dtype, name):
 
 
 def run_reduction_on_threads(name, a, **kwargs):
-    expected = reference(name, a, **kwargs)
+    try:
+        expected = reference(name, a, **kwargs)
+    except TypeError:  # a dtype NumPy has no loop for: numcu has none either
+        with pytest.raises(TypeError, match=f"numcu.{name}: "):
+            getattr(numcu, name)(a, device="cpu", **kwargs)
+        return
     results = on_threads(lambda: getattr(numcu, name)(a, device="cpu", **kwargs))
     check_reduction(results[0], expected, name, a)
     assert_same_bits(results)

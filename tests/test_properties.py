@@ -556,23 +556,13 @@ def test_overlapping_out(name, backend, data):
 # Reductions and scans
 # --------------------------------------------------------------------------------------------
 
-REDUCTIONS = (
-    "sum prod mean std min max argmin argmax any all nansum nanmax count_nonzero cumsum cumprod "
-    "nancumsum nancumprod"
-).split()
-TAKES_DTYPE = {
-    "sum",
-    "prod",
-    "mean",
-    "std",
-    "nansum",
-    "cumsum",
-    "cumprod",
-    "nancumsum",
-    "nancumprod",
-}
-NO_OUT = {"count_nonzero"}
-PRODUCTS = {"prod", "cumprod", "nancumprod"}
+# Every reduction and scan of numcu's tables, with their forms (test_reductions reads them).
+REDUCTIONS = red.REDUCTIONS + red.SCANS
+TAKES_DTYPE = red.TAKES_DTYPE
+NO_OUT = red.NO_OUT
+PRODUCTS = red.PRODUCTS
+# var and std: two passes whose dtype= NumPy takes its own way (see below).
+SPREADS = tuple(n for n in red.REDUCTIONS if red.TABLE[n][2] in ("variance", "deviation"))
 
 
 @st.composite
@@ -602,7 +592,7 @@ def test_reduction(name, backend, data):
     if name in PRODUCTS:  # products of many terms leave float16's range at different steps
         hypothesis.assume(int(np.prod(shape)) <= 256)
     dtype = data.draw(DTYPE_ST, label="dtype")
-    if name == "std" and dtype == np.float16:  # NumPy's float16 sum of squares overflows
+    if name in SPREADS and dtype == np.float16:  # NumPy's float16 sum of squares overflows
         hypothesis.assume(int(np.prod(shape)) <= 1024)
     nans = dtype.kind in "fc" and data.draw(st.booleans(), label="nans")
 
@@ -618,12 +608,12 @@ def test_reduction(name, backend, data):
     if name not in red.SCANS and data.draw(st.booleans(), label="keepdims"):
         kwargs["keepdims"] = True
     if name in TAKES_DTYPE and data.draw(st.booleans(), label="with_dtype"):
-        # NumPy's std with dtype=complex128 is complex (a quirk numcu does not copy), and with
-        # float32 it subtracts a float32 mean from the int64 data, losing what numcu keeps.
-        requested = ["float64"] if name == "std" else ["float32", "float64", "complex128"]
+        # NumPy's var and std with float32 subtract a float32 mean from the int64 data, losing
+        # what numcu keeps; their integer dtype= (and a mean's) is tested in test_reductions.
+        requested = ["float64"] if name in SPREADS else ["float32", "float64", "complex128"]
         if name in PRODUCTS and dtype.kind in "iub":
             requested = []  # integer products overflow floats to inf, and complex inf is C99's
-        if name not in ("mean", "std"):
+        if red.TABLE[name][2] not in ("mean", "variance", "deviation"):
             requested.append("int64")
         requested = [d for d in requested if np.can_cast(dtype, d, "same_kind")]
         if requested:

@@ -172,29 +172,18 @@ void reduce_cpu(ReduceOp op, DType dtype, const ReducePlan& plan, const ReducePa
   check_launch(plan, itemsize(dtype), itemsize(reduce_out_dtype(op, dtype)), false, false);
   if (plan.n_out == 0) return;
   switch (op) {
-#define NUMCU_CASE(e, R) \
-  case ReduceOp::e:      \
+#define NUMCU_CASE(e, R, group, form, result, summary, returns) \
+  case ReduceOp::e:                                             \
     return reduce_cpu_##e(dtype, plan, params);
-    NUMCU_REDUCE_OPS(NUMCU_CASE)
+    NUMCU_REDUCTIONS(NUMCU_CASE)
 #undef NUMCU_CASE
   }
 }
+
 void scan_cpu(ScanOp op, DType dtype, const ReducePlan& plan) {
   check_launch(plan, itemsize(dtype), itemsize(scan_out_dtype(op, dtype)), true, false);
   if (plan.n_out == 0 || plan.n_red == 0) return;
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-#define NUMCU_CASE(e, S)                                \
-  case ScanOp::e:                                       \
-    if constexpr (reduce::S<T>::template supports<T>) { \
-      return run_scan(reduce::S<T>{}, plan);            \
-    }                                                   \
-    throw_type_error(std::string("numcu: no scan loop for dtype ") + dtype_name(dtype));
-      NUMCU_SCAN_OPS(NUMCU_CASE)
-#undef NUMCU_CASE
-    }
-  });
+  reduce::visit_scan(op, dtype, [&](const auto& s) { run_scan(s, plan); });
 }
 
 }  // namespace numcu

@@ -25,13 +25,9 @@
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
+#include "reduce_groups.hpp"
 
 namespace numcu {
-
-#define NUMCU_DECLARE_REDUCE_CPU(e, R) \
-  void reduce_cpu_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params);
-NUMCU_REDUCE_OPS(NUMCU_DECLARE_REDUCE_CPU)
-#undef NUMCU_DECLARE_REDUCE_CPU
 
 namespace cpu_reduce {
 
@@ -366,27 +362,18 @@ NUMCU_TRUTH_LOOP(All)
 NUMCU_TRUTH_LOOP(CountNonzero)
 #undef NUMCU_TRUTH_LOOP
 
-template <template <class> class R>
-void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
-                     const ReduceParams& params) {
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (R<T>::template supports<T>) {
-      R<T> r;
-      r.p = params;
-      const auto runs_as = cpu_loop_of<R<T>>::make(r);
-      run_reduce(reduce_loop(runs_as), plan);
-    } else {
-      throw_type_error(std::string("numcu.") + name + ": no loop for dtype " + dtype_name(dtype));
-    }
-  });
+template <class R>
+void run_loop_of(const R& r, const ReducePlan& plan) {
+  const auto runs_as = cpu_loop_of<R>::make(r);
+  run_reduce(reduce_loop(runs_as), plan);
 }
 
 }  // namespace cpu_reduce
 }  // namespace numcu
 
-// Defines reduce_cpu_<e> for a reduction of NUMCU_REDUCE_OPS.
-#define NUMCU_DEFINE_REDUCE_CPU(e, R)                                                           \
-  void numcu::reduce_cpu_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params) { \
-    ::numcu::cpu_reduce::dispatch_reduce<::numcu::reduce::R>(#e, dtype, plan, params);          \
+// Defines reduce_cpu_<e> for the reduction `e` of NUMCU_REDUCTIONS, whose reducer is R.
+#define NUMCU_DEFINE_REDUCE_CPU(e, R)                                                            \
+  void numcu::reduce_cpu_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params) {  \
+    visit_reducer<::numcu::reduce::R>(#e, dtype, params,                                         \
+                                      [&](const auto& r) { cpu_reduce::run_loop_of(r, plan); }); \
   }

@@ -1,8 +1,6 @@
-// CPU loops of the reductions argmin, argmax, any, all and count_nonzero.
+// CPU loops of the reduction group "arg" (see NUMCU_REDUCTIONS).
+#define NUMCU_REDUCE_IN_GROUP_arg NUMCU_DEFINE_REDUCE_CPU
+
 #include "reduce_cpu.hpp"
 
-NUMCU_DEFINE_REDUCE_CPU(argmin, ArgMin)
-NUMCU_DEFINE_REDUCE_CPU(argmax, ArgMax)
-NUMCU_DEFINE_REDUCE_CPU(any, Any)
-NUMCU_DEFINE_REDUCE_CPU(all, All)
-NUMCU_DEFINE_REDUCE_CPU(count_nonzero, CountNonzero)
+NUMCU_REDUCTIONS(NUMCU_REDUCE_SELECT_GROUP)

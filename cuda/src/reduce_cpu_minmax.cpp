@@ -1,7 +1,6 @@
-// CPU loops of the reductions min, max, nanmin and nanmax.
+// CPU loops of the reduction group "extreme" (see NUMCU_REDUCTIONS).
+#define NUMCU_REDUCE_IN_GROUP_extreme NUMCU_DEFINE_REDUCE_CPU
+
 #include "reduce_cpu.hpp"
 
-NUMCU_DEFINE_REDUCE_CPU(min, Min)
-NUMCU_DEFINE_REDUCE_CPU(max, Max)
-NUMCU_DEFINE_REDUCE_CPU(nanmin, NanMin)
-NUMCU_DEFINE_REDUCE_CPU(nanmax, NanMax)
+NUMCU_REDUCTIONS(NUMCU_REDUCE_SELECT_GROUP)

@@ -19,8 +19,8 @@
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
-#include "reduce_cuda_ops.hpp"
 #include "reduce_families.hpp"
+#include "reduce_groups.hpp"
 #include "reduce_layout.hpp"
 #include "stream_scratch.hpp"
 
@@ -488,26 +488,18 @@ void launch_reduce(const R& r, const ReducePlan& p, cudaStream_t stream) {
   NUMCU_CUDA_TRY(cudaGetLastError(), "reduction kernel launch");
 }
 
-template <template <class> class R>
-void dispatch_reduce(const char* name, DType dtype, const ReducePlan& plan,
-                     const ReduceParams& params, Stream stream) {
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (R<T>::template supports<T>) {
-      R<T> r;
-      r.p = params;
-      launch_reduce(reduce::family_of<R<T>>::make(r), plan, static_cast<cudaStream_t>(stream));
-    } else {
-      throw_type_error(std::string("numcu.") + name + ": no loop for dtype " + dtype_name(dtype));
-    }
-  });
+template <class R>
+void launch_family(const R& r, const ReducePlan& p, Stream stream) {
+  launch_reduce(reduce::family_of<R>::make(r), p, static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace kernels
 }  // namespace numcu
 
+// Defines reduce_cuda_<e> for the reduction `e` of NUMCU_REDUCTIONS, whose reducer is R.
 #define NUMCU_DEFINE_REDUCE_CUDA(e, R)                                                         \
   void numcu::reduce_cuda_##e(DType dtype, const ReducePlan& plan, const ReduceParams& params, \
                               Stream stream) {                                                 \
-    kernels::dispatch_reduce<::numcu::reduce::R>(#e, dtype, plan, params, stream);             \
+    visit_reducer<::numcu::reduce::R>(                                                         \
+        #e, dtype, params, [&](const auto& r) { kernels::launch_family(r, plan, stream); });   \
   }

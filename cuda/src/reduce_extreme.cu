@@ -1,13 +1,8 @@
-// The reductions that compare, and those that test for non-zero elements (see
-// reduce_families.hpp for the kernels they share; any and all share theirs).
+// CUDA kernels of the reduction groups "extreme" and "arg" (see NUMCU_REDUCTIONS;
+// reduce_families.hpp for the kernels their reductions share).
+#define NUMCU_REDUCE_IN_GROUP_extreme NUMCU_DEFINE_REDUCE_CUDA
+#define NUMCU_REDUCE_IN_GROUP_arg NUMCU_DEFINE_REDUCE_CUDA
+
 #include "reduce_cuda.cuh"
 
-NUMCU_DEFINE_REDUCE_CUDA(min, Min)
-NUMCU_DEFINE_REDUCE_CUDA(max, Max)
-NUMCU_DEFINE_REDUCE_CUDA(nanmin, NanMin)
-NUMCU_DEFINE_REDUCE_CUDA(nanmax, NanMax)
-NUMCU_DEFINE_REDUCE_CUDA(argmin, ArgMin)
-NUMCU_DEFINE_REDUCE_CUDA(argmax, ArgMax)
-NUMCU_DEFINE_REDUCE_CUDA(any, Any)
-NUMCU_DEFINE_REDUCE_CUDA(all, All)
-NUMCU_DEFINE_REDUCE_CUDA(count_nonzero, CountNonzero)
+NUMCU_REDUCTIONS(NUMCU_REDUCE_SELECT_GROUP)

@@ -179,18 +179,9 @@ struct ArgFamily : Base {
   }
 };
 
-// any, all.
+// any, all: the reducer with a run-time flag.
 template <class T>
-struct LogicalFamily : Base {
-  using In = T;
-  using Acc = bool;
-  using Out = bool;
-  bool all = false;
-  NUMCU_HD Acc identity() const { return all; }
-  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<bool>(x); }
-  NUMCU_HD Acc operator()(Acc a, Acc b) const { return all ? (a && b) : (a || b); }
-  NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
-};
+using LogicalFamily = Logical<T, bool>;
 
 template <class T>
 using SumFamily = InexactFamily<T, false, typename Sum<T>::Out>;

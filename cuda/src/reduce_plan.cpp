@@ -126,46 +126,84 @@ ReducePlan make_scan_plan(const ArrayView& in, int axis, const ArrayView& out, c
   return p;
 }
 
-DType reduce_out_dtype(ReduceOp op, DType in) {
-  return visit_dtype(in, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-#define NUMCU_CASE(e, R) \
-  case ReduceOp::e:      \
-    return dtype_of_v<typename reduce::R<T>::Out>;
-      NUMCU_REDUCE_OPS(NUMCU_CASE)
-#undef NUMCU_CASE
-    }
-    return in;
+namespace {
+
+// What a reduction's loops answer per input dtype (a nan-function's on integers and bool being
+// its plain reducer's), tabulated once.
+struct ReduceDTypes {
+  PerDType<bool> supports;
+  PerDType<DType> out;
+};
+
+template <template <class> class R>
+constexpr ReduceDTypes reduce_dtypes() {
+  ReduceDTypes r{};
+  r.supports = per_dtype([](auto tag) {
+    using L = reduce::loop_t<R, typename decltype(tag)::type>;
+    return L::template supports<typename L::In>;
   });
+  r.out = per_dtype([](auto tag) {
+    return dtype_of_v<typename reduce::loop_t<R, typename decltype(tag)::type>::Out>;
+  });
+  return r;
+}
+
+constexpr ReduceDTypes kReduceDTypes[] = {
+#define NUMCU_ROW(e, R, group, form, result, summary, returns) reduce_dtypes<reduce::R>(),
+    NUMCU_REDUCTIONS(NUMCU_ROW)
+#undef NUMCU_ROW
+};
+
+}  // namespace
+
+DType reduce_out_dtype(ReduceOp op, DType in) {
+  return kReduceDTypes[static_cast<int>(op)].out[in];
 }
 
 bool reduce_supports(ReduceOp op, DType in) {
-  return visit_dtype(in, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-#define NUMCU_CASE(e, R) \
-  case ReduceOp::e:      \
-    return reduce::R<T>::template supports<T>;
-      NUMCU_REDUCE_OPS(NUMCU_CASE)
-#undef NUMCU_CASE
-    }
-    return false;
-  });
+  return kReduceDTypes[static_cast<int>(op)].supports[in];
 }
 
 DType scan_out_dtype(ScanOp op, DType in) {
-  return visit_dtype(in, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-#define NUMCU_CASE(e, S) \
-  case ScanOp::e:        \
-    return dtype_of_v<typename reduce::S<T>::Out>;
-      NUMCU_SCAN_OPS(NUMCU_CASE)
-#undef NUMCU_CASE
-    }
-    return in;
-  });
+  return reduce::visit_scan(op, in, [](auto s) { return dtype_of_v<typename decltype(s)::Out>; });
+}
+
+const ReductionInfo& reduction_info(ReduceOp op) {
+  static constexpr ReductionInfo kInfo[] = {
+#define NUMCU_INFO(e, R, group, form, result, summary, returns) \
+  {#e,                                                          \
+   "numcu." #e,                                                 \
+   summary,                                                     \
+   returns,                                                     \
+   ReduceForm::form,                                            \
+   ReduceResult::result,                                        \
+   reduce::R<double>::skips_nan,                                \
+   reduce::R<double>::nan_stand_in,                             \
+   reduce::R<double>::no_identity,                              \
+   reduce::R<double>::ufunc},
+      NUMCU_REDUCTIONS(NUMCU_INFO)
+#undef NUMCU_INFO
+  };
+  return kInfo[static_cast<int>(op)];
+}
+
+const ReductionInfo& scan_info(ScanOp op) {
+  static constexpr ReductionInfo kInfo[] = {
+#define NUMCU_INFO(e, S, summary, returns) \
+  {#e,                                     \
+   "numcu." #e,                            \
+   summary,                                \
+   returns,                                \
+   ReduceForm::scan,                       \
+   ReduceResult::accumulated,              \
+   reduce::S<double>::skips_nan,           \
+   reduce::S<double>::nan_stand_in,        \
+   nullptr,                                \
+   reduce::S<double>::ufunc},
+      NUMCU_SCANS(NUMCU_INFO)
+#undef NUMCU_INFO
+  };
+  return kInfo[static_cast<int>(op)];
 }
 
 }  // namespace numcu

@@ -1,10 +1,7 @@
-// The reductions that add or multiply (see reduce_families.hpp for the kernels they share).
+// CUDA kernels of the reduction group "sum" (see NUMCU_REDUCTIONS; reduce_families.hpp for the
+// kernels its reductions share).
+#define NUMCU_REDUCE_IN_GROUP_sum NUMCU_DEFINE_REDUCE_CUDA
+
 #include "reduce_cuda.cuh"
 
-NUMCU_DEFINE_REDUCE_CUDA(sum, Sum)
-NUMCU_DEFINE_REDUCE_CUDA(nansum, NanSum)
-NUMCU_DEFINE_REDUCE_CUDA(mean, Mean)
-NUMCU_DEFINE_REDUCE_CUDA(prod, Prod)
-NUMCU_DEFINE_REDUCE_CUDA(nanprod, NanProd)
-NUMCU_DEFINE_REDUCE_CUDA(nanmean, NanMean)
-NUMCU_DEFINE_REDUCE_CUDA(sqdev, SqDev)
+NUMCU_REDUCTIONS(NUMCU_REDUCE_SELECT_GROUP)

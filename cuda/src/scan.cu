@@ -189,19 +189,9 @@ void launch_scan(const S& s, const ReducePlan& p, cudaStream_t stream) {
 
 void scan_cuda(ScanOp op, DType dtype, const ReducePlan& plan, Stream stream) {
   check_launch(plan, itemsize(dtype), itemsize(scan_out_dtype(op, dtype)), true, true);
-  const auto s = static_cast<cudaStream_t>(stream);
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-#define NUMCU_CASE(e, S)                                                                          \
-  case ScanOp::e:                                                                                 \
-    if constexpr (reduce::S<T>::template supports<T>) {                                           \
-      return kernels::launch_scan<reduce::S<T>, reduce::S<T>::multiply>(reduce::S<T>{}, plan, s); \
-    }                                                                                             \
-    throw_type_error(std::string("numcu: no scan loop for dtype ") + dtype_name(dtype));
-      NUMCU_SCAN_OPS(NUMCU_CASE)
-#undef NUMCU_CASE
-    }
+  reduce::visit_scan(op, dtype, [&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    kernels::launch_scan<S, S::multiply>(s, plan, static_cast<cudaStream_t>(stream));
   });
 }
 

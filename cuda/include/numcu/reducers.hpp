@@ -7,6 +7,12 @@
 //   operator()(a, b)  combines two accumulators; associative and commutative (argmin/argmax
 //                     break ties by index), so every order of combination gives one answer
 //   finalize(a, o)    the output value
+// and the traits the reduction table's run-time questions read (Base gives the common answers):
+//   supports<U>       whether there is a loop for input type U (a TypeError otherwise)
+//   skips_nan         a nan-function (NanFunction): integers and bool run exact<U>'s loops
+//   nan_stand_in      what a skipped NaN becomes where the input is converted first
+//   no_identity       NumPy's name in its error for an empty reduction, where there is no identity
+//   ufunc             the NumPy ufunc whose reduce (a scan: accumulate) this is, or nullptr
 #pragma once
 
 #include <cmath>
@@ -113,10 +119,38 @@ struct Base {
   ReduceParams p;
   template <class T>
   static constexpr bool supports = true;
+  static constexpr bool skips_nan = false;
+  static constexpr double nan_stand_in = 0;
+  static constexpr const char* no_identity = nullptr;
+  static constexpr const char* ufunc = nullptr;
   // Whether the CPU backend's pairwise block may hold its eight accumulators in one vector
   // (Accumulate's float reductions).
   static constexpr bool lanewise = false;
 };
+
+// A nan-function of `Plain`: its loops skip NaN, and exist for inexact dtypes only; integers and
+// bool, which hold no NaN, run Plain's (so nansum of int8 is sum's loop, int64 out).
+template <template <class> class Plain, class Reducer>
+struct NanFunction : Reducer {
+  template <class U>
+  static constexpr bool supports = is_inexact_v<U>;
+  template <class U>
+  using exact = Plain<U>;
+  static constexpr bool skips_nan = true;
+};
+
+// The reducer (or scanner) R runs for input type T: R<T>, or a nan-function's exact reducer on
+// the dtypes it has no loop for.
+template <template <class> class R, class T, bool = R<T>::skips_nan && !R<T>::template supports<T>>
+struct loop_of {
+  using type = R<T>;
+};
+template <template <class> class R, class T>
+struct loop_of<R, T, true> {
+  using type = typename R<T>::template exact<T>;
+};
+template <template <class> class R, class T>
+using loop_t = typename loop_of<R, T>::type;
 
 // sum, prod and their nan-functions. float16 and bfloat16 accumulate in float32 and are rounded
 // to their own dtype once, when stored: no float32 result to cast afterwards.
@@ -141,6 +175,8 @@ struct Accumulate : Base {
     }
   }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return convert<Out>(a); }
+  static constexpr double nan_stand_in = Identity;
+  static constexpr const char* ufunc = Nan ? nullptr : Multiply ? "multiply" : "add";
   // A float reduction whose leaf is the element itself: its accumulators combine lane by lane.
   static constexpr bool lanewise = !Nan && std::is_same_v<T, A> && std::is_floating_point_v<A>;
   template <class V>
@@ -157,20 +193,14 @@ template <class T>
 struct Sum : Accumulate<T, sum_acc_t<T>, 0, false, false> {};
 template <class T>
 struct Prod : Accumulate<T, sum_acc_t<T>, 1, false, true> {};
-// The nan-functions have loops for inexact dtypes only: on the others they are the plain ones.
 template <class T>
-struct NanSum : Accumulate<T, sum_acc_t<T>, 0, true, false> {
-  template <class U>
-  static constexpr bool supports = is_inexact_v<U>;
-};
+struct NanSum : NanFunction<Sum, Accumulate<T, sum_acc_t<T>, 0, true, false>> {};
 template <class T>
-struct NanProd : Accumulate<T, sum_acc_t<T>, 1, true, true> {
-  template <class U>
-  static constexpr bool supports = is_inexact_v<U>;
-};
+struct NanProd : NanFunction<Prod, Accumulate<T, sum_acc_t<T>, 1, true, true>> {};
 
 template <class T>
 struct Mean : Accumulate<T, mean_acc_t<T>, 0, false, false> {
+  static constexpr const char* ufunc = nullptr;
   using Acc = mean_acc_t<T>;
   // var and std read the means of their first pass in the accumulator's dtype.
   using Out = Acc;
@@ -185,10 +215,10 @@ struct SumCount {
   std::int64_t count;
 };
 
+// The mean of the elements that are not NaN; a NaN converted away stays a NaN, and skipped.
 template <class T>
-struct NanMean : Base {
-  template <class U>
-  static constexpr bool supports = is_inexact_v<U>;
+struct MeanOfNumbers : Base {
+  static constexpr double nan_stand_in = std::numeric_limits<double>::quiet_NaN();
   using In = T;
   using M = mean_acc_t<T>;
   using Acc = SumCount<M>;
@@ -203,6 +233,8 @@ struct NanMean : Base {
     return divide_by_count(a.sum, static_cast<double>(a.count));
   }
 };
+template <class T>
+struct NanMean : NanFunction<Mean, MeanOfNumbers<T>> {};
 
 // min and max propagate NaN (the first met, in NumPy's words "the first NaN"); nanmin and
 // nanmax skip it, so that NaN is their identity and an all-NaN slice gives NaN.
@@ -211,6 +243,9 @@ struct Extreme : Base {
   using In = T;
   using Acc = compute_t<T>;
   using Out = T;
+  static constexpr const char* no_identity =
+      SkipNan ? (Max ? "fmax" : "fmin") : (Max ? "maximum" : "minimum");
+  static constexpr const char* ufunc = no_identity;
   NUMCU_HD Acc identity() const {
     if constexpr (SkipNan) {
       return quiet_nan<Acc>();
@@ -244,15 +279,9 @@ struct Min : Extreme<T, false, false> {};
 template <class T>
 struct Max : Extreme<T, true, false> {};
 template <class T>
-struct NanMin : Extreme<T, false, true> {
-  template <class U>
-  static constexpr bool supports = is_inexact_v<U>;
-};
+struct NanMin : NanFunction<Min, Extreme<T, false, true>> {};
 template <class T>
-struct NanMax : Extreme<T, true, true> {
-  template <class U>
-  static constexpr bool supports = is_inexact_v<U>;
-};
+struct NanMax : NanFunction<Max, Extreme<T, true, true>> {};
 
 template <class V>
 struct IndexValue {
@@ -267,6 +296,7 @@ struct Arg : Base {
   using V = compute_t<T>;
   using Acc = IndexValue<V>;
   using Out = std::int64_t;
+  static constexpr const char* no_identity = Max ? "argmax" : "argmin";
   // Loses to every element: the worst value, at an index after all others.
   NUMCU_HD Acc identity() const {
     return Acc{std::numeric_limits<std::int64_t>::max(), extreme<V, !Max>()};
@@ -303,21 +333,25 @@ struct ArgMin : Arg<T, false> {};
 template <class T>
 struct ArgMax : Arg<T, true> {};
 
-template <class T, bool All>
+// any (AllFlag std::false_type) and all (std::true_type); with a run-time bool, either, which is
+// how the GPU runs both as one kernel (reduce_families.hpp).
+template <class T, class AllFlag>
 struct Logical : Base {
   using In = T;
   using Acc = bool;
   using Out = bool;
-  NUMCU_HD Acc identity() const { return All; }
+  AllFlag all{};
+  static constexpr const char* ufunc = AllFlag{} ? "logical_and" : "logical_or";
+  NUMCU_HD Acc identity() const { return static_cast<bool>(all); }
   NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const { return convert<bool>(x); }
-  NUMCU_HD Acc operator()(Acc a, Acc b) const { return All ? (a && b) : (a || b); }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return all ? (a && b) : (a || b); }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a; }
 };
 
 template <class T>
-struct Any : Logical<T, false> {};
+struct Any : Logical<T, std::false_type> {};
 template <class T>
-struct All : Logical<T, true> {};
+struct All : Logical<T, std::true_type> {};
 
 template <class T>
 struct CountNonzero : Base {
@@ -369,9 +403,11 @@ struct Scan {
   using Acc = sum_acc_t<T>;
   using Out = std::conditional_t<is_narrow_float_v<T>, T, Acc>;
   static constexpr bool multiply = Multiply;
-  static constexpr bool skips_nan = Nan;
+  static constexpr bool skips_nan = false;
+  static constexpr double nan_stand_in = Identity;
+  static constexpr const char* ufunc = Nan ? nullptr : Multiply ? "multiply" : "add";
   template <class U>
-  static constexpr bool supports = !Nan || is_inexact_v<U>;
+  static constexpr bool supports = true;
   NUMCU_HD Acc identity() const { return Acc(Identity); }
   NUMCU_HD Acc leaf(T x) const {
     const Acc v = convert<Acc>(x);
@@ -395,8 +431,25 @@ struct CumSum : Scan<T, 0, false> {};
 template <class T>
 struct CumProd : Scan<T, 1, true> {};
 template <class T>
-struct NanCumSum : Scan<T, 0, false, true> {};
+struct NanCumSum : NanFunction<CumSum, Scan<T, 0, false, true>> {};
 template <class T>
-struct NanCumProd : Scan<T, 1, true, true> {};
+struct NanCumProd : NanFunction<CumProd, Scan<T, 1, true, true>> {};
+
+// Calls f(S{}) with S the scanner that scan `op` runs for input dtype `dtype` (a nan-scan's
+// exact one on integers and bool).
+template <class F>
+decltype(auto) visit_scan(ScanOp op, DType dtype, F&& f) {
+  return visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    switch (op) {
+#define NUMCU_CASE(e, S, summary, returns) \
+  case ScanOp::e:                          \
+    return f(loop_t<S, T>{});
+      NUMCU_SCANS(NUMCU_CASE)
+#undef NUMCU_CASE
+    }
+    return f(loop_t<CumSum, T>{});  // unreachable: every scan has a case
+  });
+}
 
 }  // namespace numcu::reduce
