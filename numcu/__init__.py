@@ -6,6 +6,7 @@ Host data runs on the GPU when there is one, else on the CPU backend.
 """
 
 import os as _os
+import sys as _sys
 
 from ._load import load_core
 
@@ -65,12 +66,14 @@ take = _array_api.take
 from ._fusion import evaluate, fuse  # noqa: E402
 
 globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
+# numcu.ndarray's protocol methods, and what _core hands over to Python, handed this module.
+_array_api.install(_sys.modules[__name__])
 
 from . import fft, linalg  # noqa: E402  (the standard's extensions, numpy.fft and numpy.linalg)
 from ._placement import Placement as _Placement  # noqa: E402
 
 #: Where host-only calls run without ``device=``: see ``numcu._placement``.
-placement = _Placement(_core)
+placement = _Placement(_core, _sys.modules[__name__])
 
 #: Folder of numcu's C++/CUDA headers (``#include <numcu/dtype.hpp>``).
 include_path = _os.path.join(_os.path.dirname(_core.__file__), "include")

@@ -198,6 +198,7 @@ from numcu._load import load_core
 from numcu._placement import Placement as _Placement
 import numpy.dtypes
 import os as _os
+import sys as _sys
 from . import _load
 from . import _core
 from . import _methods

@@ -30,10 +30,9 @@ def _as_list(fn):
 
 
 @functools.cache
-def namespace(api_version):
-    """numcu's namespace as revision `api_version` (an earlier one than numcu's own) has it."""
-    import numcu
-
+def namespace(api_version, numcu):
+    """numcu's namespace (the module `numcu`) as revision `api_version` (an earlier one than
+    numcu's own) has it."""
     ns = types.ModuleType(f"numcu.array_api_{api_version.replace('.', '_')}", numcu.__doc__)
     ns.__dict__.update({k: v for k, v in vars(numcu).items() if not k.startswith("__")})
     ns.__array_api_version__ = api_version

@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import typing
 from collections import namedtuple
 
 import numpy as np
@@ -166,21 +167,22 @@ def __array_namespace_info__():
 
 
 def array_namespace(api_version=None):
+    """numcu (the module install() was handed), or numcu as an earlier revision has it."""
     if api_version is not None and api_version not in _VERSIONS:
         raise ValueError(
             f"numcu: api_version {api_version!r} is not supported (numcu follows "
             f"{__array_api_version__}; also accepted: {', '.join(_VERSIONS[:-1])})"
         )
-    import numcu
-
     if api_version is None or api_version == __array_api_version__:
-        return numcu
+        return _numcu
+    # _api_versions imports this module: it is imported when first asked for.
     from . import _api_versions
 
-    return _api_versions.namespace(api_version)
+    return _api_versions.namespace(api_version, _numcu)
 
 
 def to_device(x, device, stream=None):
+    """A copy on `device` ('cpu': a NumPy array), or the array itself when it is there."""
     if isinstance(device, str) and device == "cpu":
         return x.get(stream=stream) if _is_device(x) else x
     return _core.asarray(x, device=device, stream=stream)
@@ -195,6 +197,7 @@ def matrix_transpose(x, /):
 
 
 def index(x):
+    """The int a 0-d integer array holds (``operator.index``)."""
     if x.ndim != 0 or x.dtype.kind not in "iu":
         raise TypeError("only 0-d integer numcu arrays can be used as an index")
     return int(x)
@@ -1330,12 +1333,14 @@ def matmul(x1, x2, /):
 
 
 def matmul_operator(x1, x2):
+    """x1 @ x2 (numcu.matmul), or NotImplemented for an operand that is not an array."""
     if not (hasattr(x2, "shape") or isinstance(x2, (list, tuple))):
         return NotImplemented
     return matmul(x1, x2)
 
 
 def matmul_inplace(x1, x2):
+    """x1 @= x2: the product written into x1, whose shape it must have."""
     r = matmul(x1, x2)
     if r.shape != x1.shape:
         raise ValueError("numcu.ndarray.__imatmul__: the product's shape differs from the array's")
@@ -1402,7 +1407,10 @@ _UFUNC_IMPLS = {
 }
 
 
-def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+def array_ufunc(
+    self: typing.Any, ufunc: typing.Any, method: str, *inputs: typing.Any, **kwargs: typing.Any
+) -> typing.Any:
+    """NumPy ufuncs on numcu arrays run numcu's function (NotImplemented where numcu has none)."""
     if not all(isinstance(x, _OPERAND_TYPES) for x in inputs):
         return NotImplemented
     out = kwargs.pop("out", None)
@@ -1471,7 +1479,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _numpy_functions():
     """NumPy's functions numcu implements, by NumPy's signatures."""
-    import numcu
+    numcu = _numcu
 
     def no(name, value, default=None, fname=""):
         if value is not default:
@@ -1846,10 +1854,15 @@ def _atleast(arrays, n, always_list=False):
     return out if always_list or len(out) != 1 else out[0]
 
 
+# numcu's namespace (the module), as install() hands it down.
+_numcu = None
 _FUNCTIONS = None
 
 
-def array_function(self, func, types, args, kwargs):
+def array_function(
+    self: typing.Any, func: typing.Any, types: typing.Any, args: typing.Any, kwargs: typing.Any
+) -> typing.Any:
+    """NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none)."""
     global _FUNCTIONS
     if _FUNCTIONS is None:
         _FUNCTIONS = _numpy_functions()
@@ -1879,6 +1892,63 @@ _CREATION = frozenset(
         np.eye,
     )
 )
+
+
+def install(namespace):
+    """Sets numcu.ndarray's protocol methods written here, and registers with the compiled module
+    what it hands over to this module (array indices, array fill values, lists of device arrays,
+    unique of complex numbers): once, at ``import numcu``, which passes its own module. Data flows
+    down: numcu._core never imports numcu's Python modules."""
+    global _numcu
+    _numcu = namespace
+
+    def __array_namespace__(self, /, *, api_version: typing.Any = None) -> typing.Any:
+        """The numcu module, which follows the Array API standard (2025.12), or numcu as an
+        earlier revision accepted has it."""
+        return array_namespace(api_version)
+
+    def moved(self, device: typing.Any, /, *, stream: typing.Any = None) -> typing.Any:
+        """A copy on `device` ('cpu': a NumPy array), or the array itself when it is there."""
+        return to_device(self, device, stream)
+
+    def mT(self) -> typing.Any:  # noqa: N802 (the standard's name)
+        """The view with the last two axes swapped."""
+        return matrix_transpose(self)
+
+    def __matmul__(self, other: typing.Any) -> typing.Any:
+        return matmul_operator(self, other)
+
+    def __rmatmul__(self, other: typing.Any) -> typing.Any:
+        return matmul_operator(other, self)
+
+    def __imatmul__(self, other: typing.Any) -> typing.Any:
+        return matmul_inplace(self, other)
+
+    def __index__(self) -> int:
+        return index(self)
+
+    methods = {
+        "__array_ufunc__": array_ufunc,
+        "__array_function__": array_function,
+        "__array_namespace__": __array_namespace__,
+        "to_device": moved,
+        "mT": property(mT),
+        "__matmul__": __matmul__,
+        "__rmatmul__": __rmatmul__,
+        "__imatmul__": __imatmul__,
+        "__index__": __index__,
+    }
+    for name, method in methods.items():
+        setattr(ndarray, name, method)
+    for name in (
+        "getitem",
+        "setitem",
+        "full_from_array",
+        "full_like_from_array",
+        "asarray_nested",
+        "unique_complex",
+    ):
+        _core._register_composition(name, globals()[name])
 
 
 # ------------------------------------------------------------------------------------------------

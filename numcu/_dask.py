@@ -36,6 +36,7 @@ import uuid
 
 import numpy as np
 
+from . import _array_api
 from ._load import load_core
 
 _core = load_core()
@@ -173,10 +174,8 @@ def _fill_dask_array_tables():
     from dask.array import dispatch
     from dask.array.backends import percentile
 
-    import numcu
-
     dispatch.concatenate_lookup.register(ndarray, _concatenate)
-    dispatch.empty_lookup.register(ndarray, numcu.empty)
+    dispatch.empty_lookup.register(ndarray, _core.empty)
     dispatch.numel_lookup.register(ndarray, _numel)
     dispatch.nannumel_lookup.register(ndarray, _nannumel)
     dispatch.percentile_lookup.register(ndarray, percentile)
@@ -187,9 +186,7 @@ def _fill_dask_array_tables():
 
 
 def _concatenate(arrays, axis=0):
-    import numcu
-
-    return numcu.concat(list(arrays), axis=axis)
+    return _array_api.concat(list(arrays), axis=axis)
 
 
 def _normalize_axis(axis, ndim, fname):
@@ -199,21 +196,15 @@ def _normalize_axis(axis, ndim, fname):
 
 
 def _take(a, indices, axis=0):
-    import numcu
-
-    return numcu.take(a, indices, axis=axis)
+    return _array_api.take(a, indices, axis=axis)
 
 
 def _tensordot(a, b, axes=2):
-    import numcu
-
-    return numcu.tensordot(a, b, axes=axes)
+    return _array_api.tensordot(a, b, axes=axes)
 
 
 def _numel(x, **kwargs):
     """Element counts of a reduction over ``axis``, as a numcu array on x's device."""
-    import numcu
-
     shape = x.shape
     keepdims = kwargs.get("keepdims", False)
     axis = kwargs.get("axis")
@@ -234,15 +225,13 @@ def _numel(x, **kwargs):
         out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape))
     else:
         out_shape = tuple(n for d, n in enumerate(shape) if d not in axes)
-    return numcu.full(out_shape, count, dtype=dtype, device=x.device)
+    return _core.full(out_shape, count, dtype=dtype, device=x.device)
 
 
 def _nannumel(x, **kwargs):
     """Counts of the non-NaN elements of a reduction over ``axis``, on x's device."""
-    import numcu
-
     dtype = kwargs.pop("dtype", np.float64)
-    return numcu.sum(numcu.logical_not(numcu.isnan(x)), dtype=dtype, **kwargs)
+    return _core.sum(_core.logical_not(_core.isnan(x)), dtype=dtype, **kwargs)
 
 
 def _to_numpy(x, **kwargs):
@@ -345,25 +334,23 @@ def array_backend():
     from dask import config
     from dask.array.backends import ArrayBackendEntrypoint
 
-    import numcu
-
     register()
 
     def with_numcu_meta(name, *args, meta=None, **kwargs):
-        meta = numcu.empty(()) if meta is None else meta
+        meta = _core.empty(()) if meta is None else meta
         with config.set({"array.backend": "numpy"}):
             return getattr(da, name)(*args, meta=meta, **kwargs)
 
     class NumcuBackendEntrypoint(ArrayBackendEntrypoint):
         @classmethod
         def to_backend_dispatch(cls):
-            return numcu.asarray
+            return _core.asarray
 
         @classmethod
         def to_backend(cls, data, **kwargs):
             if isinstance(data._meta, ndarray):
                 return data
-            return data.map_blocks(numcu.asarray, meta=numcu.empty((0,) * data.ndim), **kwargs)
+            return data.map_blocks(_core.asarray, meta=_core.empty((0,) * data.ndim), **kwargs)
 
         @property
         def RandomState(self):
@@ -394,7 +381,7 @@ def array_backend():
 
         @staticmethod
         def arange(*args, like=None, **kwargs):
-            like = numcu.empty(()) if like is None else like
+            like = _core.empty(()) if like is None else like
             with config.set({"array.backend": "numpy"}):
                 return da.arange(*args, like=like, **kwargs)
 

@@ -28,8 +28,9 @@ class Placement:
     the fitted file.
     """
 
-    def __init__(self, core):
+    def __init__(self, core, namespace):
         self._core = core
+        self._namespace = namespace  # numcu, where functions are found by name
         self._defaults = dict(core._placement_model())
         self.load()
 
@@ -71,10 +72,8 @@ class Placement:
         ``elements``, ``threads`` and ``mode``.
         """
         if isinstance(func, str):
-            import numcu
-
             name = func
-            func = getattr(numcu, name, None)
+            func = getattr(self._namespace, name, None)
             if not callable(func):
                 raise ValueError(f"numcu.placement: numcu has no function {name!r}")
         return dict(self._core._placement_of(func, args, out, threads or 0))

@@ -39,7 +39,7 @@ class Placement:
                 ``elements``, ``threads`` and ``mode``.
                 
         """
-    def __init__(self, core):
+    def __init__(self, core, namespace):
         ...
     def __repr__(self) -> str:
         ...

@@ -32,6 +32,7 @@ import operator as _operator
 
 import numpy as _np
 
+from . import _array_api
 from ._load import load_core
 
 _core = load_core()
@@ -160,7 +161,7 @@ class Generator:
 
     # --------------------------------------------------------------------------------------------
     # Sampling and permutations. A permutation is the order that sorts one raw 64-bit word of the
-    # stream per element (numcu.argsort, stable: equal words, about n^2 / 2^65 of them, keep
+    # stream per element (_core.argsort, stable: equal words, about n^2 / 2^65 of them, keep
     # their positions), so it is the same on the CPU and every GPU, and uniform over the
     # permutations but for those ties; NumPy shuffles by Fisher-Yates instead, with a variable
     # number of draws, so these are not NumPy's orders.
@@ -172,7 +173,7 @@ class Generator:
         """A random permutation of ``arange(x)`` (x an int), or a permuted copy of `x` along `axis`.
 
         One raw 64-bit draw per element; the order sorts them (see above). Host arrays give NumPy
-        arrays, device arrays a numcu.ndarray on their GPU; an int follows numcu's default device.
+        arrays, device arrays a _core.ndarray on their GPU; an int follows numcu's default device.
         """
         if isinstance(x, (int, _np.integer)):
             n = _operator.index(x)
@@ -184,7 +185,7 @@ class Generator:
             raise _np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
         axis = _normalize_axis(axis, arr.ndim)
         order = _core.argsort(self._words((arr.shape[axis],), where, stream), stream=stream)
-        return _numcu().take(arr, order, axis=axis, stream=stream)
+        return _array_api.take(arr, order, axis=axis, stream=stream)
 
     def shuffle(self, x, axis=0, *, device=None, stream=None):
         """Permute `x` in place along `axis` (the values ``permutation(x, axis)`` gives)."""
@@ -203,17 +204,14 @@ class Generator:
         One raw draw per element, in C order; each slice takes the order that sorts its draws.
         """
         arr, where = _array_and_device(x, device)
-        numcu = _numcu()
         if axis is None:
-            flat = numcu.reshape(arr, (-1,)) if arr.ndim != 1 else arr
-            result = numcu.reshape(
-                numcu.take(flat, _core.argsort(self._words(flat.shape, where, stream)), axis=0),
-                arr.shape,
-            )
+            flat = _array_api.reshape(arr, (-1,)) if arr.ndim != 1 else arr
+            order = _core.argsort(self._words(flat.shape, where, stream))
+            result = _array_api.reshape(_array_api.take(flat, order, axis=0), arr.shape)
         else:
             axis = _normalize_axis(axis, arr.ndim)
             keys = self._words(arr.shape, where, stream)
-            result = numcu.take_along_axis(arr, _core.argsort(keys, axis=axis), axis=axis)
+            result = _core.take_along_axis(arr, _core.argsort(keys, axis=axis), axis=axis)
         if out is None:
             return result
         if tuple(out.shape) != tuple(arr.shape):
@@ -242,7 +240,6 @@ class Generator:
         - Without replacement, no `p`: the first values of ``permutation(len(a))`` (NumPy uses
           Floyd's or a partial Fisher-Yates shuffle: not its values).
         """
-        numcu = _numcu()
         pool, where = (None, device) if _is_int(a) else _array_and_device(a, device)
         if pool is None:
             pop_size = _operator.index(a)
@@ -264,8 +261,8 @@ class Generator:
                 cdf = p.cumsum()
                 cdf /= cdf[-1]
                 u = self.random(shape, device=where, stream=stream)
-                cdf_there = cdf if _on_host(u) else numcu.asarray(cdf, device=_device_of(u))
-                idx = numcu.searchsorted(cdf_there, u, side="right", stream=stream)
+                cdf_there = cdf if _on_host(u) else _core.asarray(cdf, device=_device_of(u))
+                idx = _core.searchsorted(cdf_there, u, side="right", stream=stream)
             else:
                 idx = self.integers(0, pop_size, size=shape, device=where, stream=stream)
         else:
@@ -288,15 +285,15 @@ class Generator:
                 else:
                     words, indices = found
                     first = _core.argsort(words, stream=stream)[:count]
-                    order = numcu.take(indices, first, stream=stream)
-                idx = numcu.reshape(order, shape)
+                    order = _array_api.take(indices, first, stream=stream)
+                idx = _array_api.reshape(order, shape)
         if pool is None:
-            if size is None and not isinstance(idx, numcu.ndarray):
+            if size is None and not isinstance(idx, _core.ndarray):
                 return _np.int64(_np.asarray(idx)[()])
             return idx
-        result = numcu.take(pool, numcu.reshape(idx, (-1,)), axis=axis, stream=stream)
+        result = _array_api.take(pool, _array_api.reshape(idx, (-1,)), axis=axis, stream=stream)
         out_shape = pool.shape[:axis] + shape + pool.shape[axis + 1 :]
-        return numcu.reshape(result, out_shape) if out_shape != result.shape else result
+        return _array_api.reshape(result, out_shape) if out_shape != result.shape else result
 
     def _choice_p_no_replace(self, p, count, shape, where, stream):
         # NumPy's loop: draw the missing values, drop repeats, zero the probabilities found.
@@ -318,10 +315,9 @@ class Generator:
             found[n_uniq : n_uniq + new.size] = new
             n_uniq += new.size
         found = found.reshape(shape)
-        numcu = _numcu()
-        if where == "cpu" or (where is None and not numcu.cuda.is_available()):
+        if where == "cpu" or (where is None and not _core.cuda.is_available()):
             return found
-        return numcu.asarray(found, device=where)
+        return _core.asarray(found, device=where)
 
 
 for _entry in DISTRIBUTIONS:
@@ -332,12 +328,6 @@ del _entry
 
 # ------------------------------------------------------------------------------------------------
 # Helpers of the sampling methods.
-
-
-def _numcu():
-    import numcu
-
-    return numcu
 
 
 def _is_int(x):
@@ -353,7 +343,7 @@ def _size_count(size):
 
 
 def _on_host(x):
-    return not isinstance(x, _numcu().ndarray)
+    return not isinstance(x, _core.ndarray)
 
 
 def _device_of(x):
@@ -362,11 +352,10 @@ def _device_of(x):
 
 def _array_and_device(x, device):
     """`x` as an array numcu takes (device arrays kept on their GPU), and where to work on it."""
-    numcu = _numcu()
-    if isinstance(x, numcu.ndarray):
+    if isinstance(x, _core.ndarray):
         return x, device if device is not None else x.device.id
     if _is_device_array(x):
-        arr = numcu.asarray(x)
+        arr = _core.asarray(x)
         return arr, device if device is not None else arr.device.id
     arr = _np.asarray(x)
     return arr, device if device is not None else "cpu"

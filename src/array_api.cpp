@@ -1,6 +1,6 @@
 // The Array API standard's operations that need kernels of their own (sort, argsort, unique,
 // searchsorted, nonzero, take, take_along_axis, integer-array indexing, matmul), on the call
-// pipeline, and numcu.ndarray's protocol methods, which hand over to numcu/_array_api.py.
+// pipeline, and the compositions numcu's Python layer registers (array_api.hpp).
 //
 // nonzero and unique make arrays whose size depends on the data: on the GPU they wait for the
 // count (one small copy to the host), as CuPy's do. Every other function here queues its work
@@ -27,7 +27,38 @@
 
 namespace numcu::python {
 
-py::object glue(const char* name) { return py::module_::import("numcu._array_api").attr(name); }
+namespace {
+
+constexpr const char* kCompositionNames[] = {"getitem",         "setitem",
+                                             "full_from_array", "full_like_from_array",
+                                             "asarray_nested",  "unique_complex"};
+constexpr int kCompositions = sizeof(kCompositionNames) / sizeof(kCompositionNames[0]);
+
+// Held for the life of the process (registered once, at numcu's import).
+PyObject* g_compositions[kCompositions] = {};
+
+void register_composition(const std::string& name, py::object fn) {
+  for (int i = 0; i < kCompositions; ++i) {
+    if (name == kCompositionNames[i]) {
+      Py_XDECREF(g_compositions[i]);
+      g_compositions[i] = fn.release().ptr();
+      return;
+    }
+  }
+  throw py::value_error("numcu._core._register_composition: no composition named " + name);
+}
+
+}  // namespace
+
+py::handle composition(Composition which) {
+  const int i = static_cast<int>(which);
+  if (g_compositions[i] == nullptr) {
+    throw py::type_error(std::string("numcu: ") + kCompositionNames[i] +
+                         " is composed in numcu's Python layer, which has not registered it "
+                         "(import numcu first)");
+  }
+  return g_compositions[i];
+}
 
 namespace {
 
@@ -193,8 +224,8 @@ py::tuple unique_call(py::handle obj, bool want_values, bool want_indices, bool 
   const DType dt = x.view.dtype;
   if (!sorting::sortable(dt)) {
     // Complex numbers have no sort keys: NumPy's order is composed from argsorts of the parts.
-    return glue("unique_complex")(obj, want_values, want_indices, want_inverse, want_counts,
-                                  nan_distinct, device, stream)
+    return composition(Composition::unique_complex)(obj, want_values, want_indices, want_inverse,
+                                                    want_counts, nan_distinct, device, stream)
         .cast<py::tuple>();
   }
   const Exec& ex = call.place();
@@ -622,12 +653,12 @@ bool basic_key(py::handle key) {
 
 py::object advanced_getitem(py::handle a, py::handle key) {
   if (basic_key(key)) return py::object();
-  return glue("getitem")(a, key);
+  return composition(Composition::getitem)(a, key);
 }
 
 bool advanced_setitem(py::handle a, py::handle key, py::handle value) {
   if (basic_key(key)) return false;
-  glue("setitem")(a, key, value);
+  composition(Composition::setitem)(a, key, value);
   return true;
 }
 
@@ -673,10 +704,13 @@ void bind_array_api(py::module_& m) {
       "searchsorted",
       [req](py::handle x1, py::handle x2, py::handle side, py::handle sorter, py::handle device,
             py::handle stream) {
+        const DeviceRequest r = req(device, stream, "numcu.searchsorted");
         if (!sorter.is_none()) {
-          return py::object(glue("searchsorted_sorter")(x1, x2, side, sorter, device, stream));
+          // x1 in sorted order first: x1[sorter], on the call's device and stream.
+          const py::object sorted = gather_call(GatherKind::take, x1, sorter, py::none(), r);
+          return searchsorted_call(sorted, x2, side, r);
         }
-        return searchsorted_call(x1, x2, side, req(device, stream, "numcu.searchsorted"));
+        return searchsorted_call(x1, x2, side, r);
       },
       py::arg("x1"), py::arg("x2"), py::pos_only(), py::kw_only(), py::arg("side") = "left",
       py::arg("sorter") = py::none(), py::arg("device") = py::none(),
@@ -747,42 +781,10 @@ void bind_array_api(py::module_& m) {
   m.def("_cublas_path", &cublas_path,
         "The cuBLAS library numcu loaded (loading it now if it can), or raises.");
 
-  py::object cls = m.attr("ndarray");
-  py::class_<NdArray> c = py::reinterpret_borrow<py::class_<NdArray>>(cls);
-  c.def(
-       "__array_ufunc__",
-       [](py::object self, py::object ufunc, py::object method, py::args inputs,
-          py::kwargs kwargs) {
-         return glue("array_ufunc")(self, ufunc, method, *inputs, **kwargs);
-       },
-       "NumPy ufuncs on numcu arrays run numcu's function (NotImplemented where numcu has none).")
-      .def(
-          "__array_function__",
-          [](py::object self, py::object func, py::object types, py::object args,
-             py::object kwargs) { return glue("array_function")(self, func, types, args, kwargs); },
-          "NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none).")
-      .def(
-          "__array_namespace__",
-          [](py::object, py::object api_version) { return glue("array_namespace")(api_version); },
-          py::kw_only(), py::arg("api_version") = py::none(),
-          "The numcu module, which follows the Array API standard (2024.12).")
-      .def(
-          "to_device",
-          [](py::object self, py::object device, py::object stream) {
-            return glue("to_device")(self, device, stream);
-          },
-          py::arg("device"), py::pos_only(), py::kw_only(), py::arg("stream") = py::none(),
-          "A copy on `device` ('cpu': a NumPy array), or the array itself when it is there.")
-      .def_property_readonly(
-          "mT", [](py::object self) { return glue("matrix_transpose")(self); },
-          "The view with the last two axes swapped.")
-      .def("__matmul__",
-           [](py::object self, py::object other) { return glue("matmul_operator")(self, other); })
-      .def("__rmatmul__",
-           [](py::object self, py::object other) { return glue("matmul_operator")(other, self); })
-      .def("__imatmul__",
-           [](py::object self, py::object other) { return glue("matmul_inplace")(self, other); })
-      .def("__index__", [](py::object self) { return glue("index")(self); });
+  m.def("_register_composition", &register_composition, py::arg("name"), py::arg("fn"),
+        "Registers a composition numcu's Python layer makes for the compiled module (once, at "
+        "import): getitem, setitem, full_from_array, full_like_from_array, asarray_nested or "
+        "unique_complex.");
 }
 
 }  // namespace numcu::python

@@ -144,7 +144,8 @@ py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py
   if (has_value) {
     v = intake(value, fname);
     if (array_fill(v)) {
-      return glue("full_from_array")(shape_obj, value, dtype_obj, device, stream, memory, fname);
+      return composition(Composition::full_from_array)(shape_obj, value, dtype_obj, device, stream,
+                                                       memory, fname);
     }
   }
   const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
@@ -169,8 +170,8 @@ py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::h
   if (has_value) {
     v = intake(value, fname);
     if (array_fill(v)) {
-      return glue("full_like_from_array")(a, value, dtype_obj, shape_obj, device, stream, memory,
-                                          fname);
+      return composition(Composition::full_like_from_array)(a, value, dtype_obj, shape_obj, device,
+                                                            stream, memory, fname);
     }
   }
   const Operand x = intake(a, fname);

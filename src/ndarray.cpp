@@ -427,11 +427,8 @@ protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what 
       .def_property_readonly("itemsize", [](const NdArray& a) { return itemsize(a.view().dtype); })
       .def_property_readonly(
           "nbytes", [](const NdArray& a) { return a.view().size() * itemsize(a.view().dtype); })
-      .def_property_readonly(
-          "device",
-          [](const NdArray& a) {
-            return py::module_::import("numcu._core").attr("cuda").attr("Device")(a.view().device);
-          })
+      .def_property_readonly("device", [device = py::object(m.attr("cuda").attr("Device"))](
+                                           const NdArray& a) { return device(a.view().device); })
       .def_property_readonly(
           "data_ptr",
           [](const NdArray& a) { return reinterpret_cast<std::uintptr_t>(a.view().data); },

@@ -183,7 +183,8 @@ py::object asarray(py::handle obj, py::handle dtype_obj, py::handle copy_obj, py
   py::object source = py::reinterpret_borrow<py::object>(obj);
   const bool sequence = PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr());
   if (sequence && holds_device_array(obj.ptr(), 0)) {
-    return glue("asarray_nested")(obj, dtype_obj, copy_obj, device_obj, stream_obj);
+    return composition(Composition::asarray_nested)(obj, dtype_obj, copy_obj, device_obj,
+                                                    stream_obj);
   }
   if (!dtype_obj.is_none() && sequence) {
     // A list or tuple goes to NumPy with the dtype asked for: NumPy's own choice first would

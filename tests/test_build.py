@@ -7,7 +7,10 @@ Specification:
 - ``numcu.dtypes`` (and build_info's) are exactly the 14 NumPy dtype names and bfloat16;
 - ``numcu.cuda.device_count()`` is an int >= 0 and ``is_available()`` a bool;
 - ``python -m numcu`` runs and prints the version;
-- ``import numcu`` works, and host data runs on the CPU, where no GPU can be seen.
+- ``import numcu`` works, and host data runs on the CPU, where no GPU can be seen;
+- the compiled module imports none of numcu's Python modules: what it hands over to Python
+  (array fill values, unique of complex numbers, array indices, lists of device arrays) goes to
+  what ``import numcu`` registered, with any later import of a numcu module refused.
 """
 
 from __future__ import annotations
@@ -141,6 +144,41 @@ def test_import_and_cpu_run_with_no_visible_gpu():
         text=True,
         timeout=300,
         env=env,
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip().endswith("ok")
+
+
+def test_compiled_module_imports_no_python_module_of_numcu():
+    script = (
+        "import sys, numpy as np, numcu\n"
+        "class Refuse:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.startswith('numcu'):\n"
+        "            raise ImportError('imported ' + name)\n"
+        "sys.meta_path.insert(0, Refuse())\n"
+        "for name in [m for m in sys.modules if m.startswith('numcu.') and m != 'numcu._core']:\n"
+        "    del sys.modules[name]\n"
+        "full = numcu.full((2, 3), np.arange(3.0), device='cpu')\n"
+        "assert np.array_equal(full, np.broadcast_to(np.arange(3.0), (2, 3)))\n"
+        "like = numcu.full_like(np.zeros((2, 3)), np.arange(3.0))\n"
+        "assert np.array_equal(like, full)\n"
+        "z = np.array([1 + 1j, 1j, 1 + 1j])\n"
+        "values = numcu._core._unique(z, True, False, False, False, device='cpu')[0]\n"
+        "assert np.array_equal(values, np.unique(z))\n"
+        "if numcu.cuda.is_available():\n"
+        "    a = np.arange(6.0).reshape(2, 3)\n"
+        "    d = numcu.asarray(a)\n"
+        "    assert np.array_equal(d[np.array([1, 0])].get(), a[[1, 0]])\n"
+        "    d[d.get() > 2] = 0\n"
+        "    assert numcu.asarray([d, d]).shape == (2, 2, 3)\n"
+        "    assert np.sum(d, axis=0).shape == (3,)\n"
+        "print('ok')\n"
+    )
+
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
     )
 
     assert completed.returncode == 0, completed.stderr
