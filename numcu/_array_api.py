@@ -14,9 +14,12 @@ returns NotImplemented to NumPy, which then raises TypeError.
 
 from __future__ import annotations
 
+import ast
 import builtins
+import inspect
 import math
 import operator
+import re
 import typing
 from collections import namedtuple
 
@@ -886,16 +889,6 @@ def nonzero(x, /):
     return tuple(rows[d] for d in range(rows.shape[0]))
 
 
-def searchsorted_sorter(x1, x2, side, sorter, device, stream):
-    return _core.searchsorted(
-        _core.take(x1, sorter, device=device, stream=stream),
-        x2,
-        side=side,
-        device=device,
-        stream=stream,
-    )
-
-
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
@@ -1386,17 +1379,12 @@ def vecdot(x1, x2, /, *, axis=-1):
 # ------------------------------------------------------------------------------------------------
 # NumPy's protocols
 
-_REDUCE = {
-    "add": "sum",
-    "multiply": "prod",
-    "maximum": "max",
-    "minimum": "min",
-    "logical_and": "all",
-    "logical_or": "any",
-    "fmax": "nanmax",
-    "fmin": "nanmin",
-}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+# The reduction table's lines (reduce.hpp's NUMCU_REDUCTIONS and NUMCU_SCANS): (name, form, result,
+# no_identity, skips_nan, ufunc, summary). A ufunc's reduce (accumulate) runs the reduction (scan)
+# that is it: numpy.add.reduce is numcu.sum; with dtype= where the reduction takes one.
+_TABLE = {row[0]: row for row in _core.reduction_table}
+_REDUCE = {row[5]: row[0] for row in _core.reduction_table if row[5] and row[1] != "scan"}
+_ACCUMULATE = {row[5]: row[0] for row in _core.reduction_table if row[5] and row[1] == "scan"}
 _UFUNC_EXTRA = {"conjugate": conj, "matmul": matmul, "vecdot": vecdot}
 _OPERAND_TYPES = (ndarray, int, float, complex, builtins.bool, np.ndarray, np.generic)
 # NumPy ufunc name -> numcu's function (the extras take precedence).
@@ -1456,7 +1444,7 @@ def array_ufunc(
         keepdims = kwargs.pop("keepdims", False)
         if kwargs:
             return NotImplemented
-        if dtype is not None and _REDUCE[ufunc.__name__] in ("sum", "prod"):
+        if dtype is not None and _TABLE[_REDUCE[ufunc.__name__]][1] == "with_dtype":
             return fn(inputs[0], axis, dtype, out, keepdims)
         if dtype is not None:
             return NotImplemented
@@ -1477,366 +1465,279 @@ def array_ufunc(
     return NotImplemented
 
 
-def _numpy_functions():
-    """NumPy's functions numcu implements, by NumPy's signatures."""
-    numcu = _numcu
+# NumPy's functions on numcu arrays (__array_function__): numcu's function of the same name, in
+# numcu or in its submodule named as NumPy's (numpy.linalg.svd: numcu.linalg.svd), called with
+# NumPy's arguments. Where numcu takes keyword-only what NumPy takes by position (the standard's
+# signatures: stack's axis, expand_dims' axis), those go by NumPy's names; a NumPy argument numcu
+# does not take is accepted at NumPy's default value, and raises TypeError otherwise; an out=
+# numcu does not take receives the result. What numcu does not have returns NotImplemented, and
+# NumPy raises TypeError. The exceptions: NumPy's names for numcu's functions that numcu's
+# namespace does not have, and what NumPy has that the namespace does not (or takes otherwise).
 
-    def no(name, value, default=None, fname=""):
-        if value is not default:
-            raise TypeError(f"numcu.{fname}: NumPy's {name}= is not supported")
+_RENAMED = {"asanyarray": "asarray", "ascontiguousarray": "asarray"}
 
-    def reduction(name, with_dtype=True):
-        fn = getattr(numcu, name)
-        if with_dtype:
 
-            def impl(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-                no("initial", initial, fname=name)
-                no("where", where, fname=name)
-                return fn(a, axis, dtype, out, keepdims)
-        else:
+def _unsupported(fname, name):
+    return TypeError(f"numcu.{fname}: NumPy's {name}= is not supported")
 
-            def impl(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-                no("initial", initial, fname=name)
-                no("where", where, fname=name)
-                return fn(a, axis, out, keepdims)
 
-        return impl
+def _no(name, value, default=None, fname=""):
+    if value is not default:
+        raise _unsupported(fname, name)
 
-    def spread(name):
-        fn = getattr(numcu, name)
 
-        def impl(
-            a,
-            axis=None,
-            dtype=None,
-            out=None,
-            ddof=0,
-            keepdims=False,
-            *,
-            where=None,
-            mean=None,
-            correction=None,
-        ):
-            no("where", where, fname=name)
-            no("mean", mean, fname=name)
-            return fn(a, axis, dtype, out, ddof, keepdims, correction=correction)
+def _where(condition, x=None, y=None, /):
+    if x is None and y is None:
+        return nonzero(condition)
+    return _core.where(condition, x, y)
 
-        return impl
 
-    def arg(name):
-        fn = getattr(numcu, name)
+def _squeeze(a, axis=None):
+    if axis is None:
+        axis = tuple(d for d in range(a.ndim) if a.shape[d] == 1)
+    return squeeze(a, axis)
 
-        def impl(a, axis=None, out=None, *, keepdims=False):
-            return fn(a, axis, out, keepdims=keepdims)
 
-        return impl
+def _sort(kernel, name):
+    def impl(a, axis=-1, kind=None, order=None, *, stable=None):
+        _no("order", order, fname=name)  # any kind: numcu's sorts are stable
+        return kernel(a, axis=axis)
 
-    def scan(name):
-        fn = getattr(numcu, name)
+    return impl
 
-        def impl(a, axis=None, dtype=None, out=None):
-            return fn(a, axis, dtype, out)
 
-        return impl
+def _unique(
+    ar,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    *,
+    equal_nan=True,
+    sorted=True,  # noqa: A002 (NumPy's name)
+):
+    _no("axis", axis, fname="unique")
+    v, i, inv, c = _core._unique(
+        ar, True, return_index, return_inverse, return_counts, not equal_nan
+    )
+    wanted = ((i, return_index), (inv, return_inverse), (c, return_counts))
+    extra = [r for r, want in wanted if want]
+    if return_inverse and ar.ndim != 1:
+        k = return_index
+        extra[k] = reshape(extra[k], ar.shape)
+    return (v, *extra) if extra else v
 
-    def cumulative(fn):
-        def impl(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-            return _into(out, fn(x, axis=axis, dtype=dtype, include_initial=include_initial))
 
-        return impl
+def _dot(a, b, out=None):
+    if a.ndim > 2 or b.ndim > 2:
+        raise TypeError("numcu.dot: arrays of more than 2 dimensions are not supported")
+    return _into(out, matmul(a, b) if a.ndim and b.ndim else _core.multiply(a, b))
 
-    def where_(condition, x=None, y=None):
-        if x is None and y is None:
-            return nonzero(condition)
-        return numcu.where(condition, x, y)
 
-    def clip_(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):  # noqa: A002
-        if kwargs:
-            raise TypeError("numcu.clip: unsupported arguments " + ", ".join(kwargs))
-        return clip(a, min, max, out, a_min=a_min, a_max=a_max)
+def _isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    close = _core.less_equal(
+        _core.absolute(_core.subtract(a, b)),
+        _core.add(atol, _core.multiply(rtol, _core.absolute(b))),
+    )
+    close = _core.logical_or(close, _core.equal(a, b))
+    if equal_nan:
+        close = _core.logical_or(close, _core.logical_and(_core.isnan(a), _core.isnan(b)))
+    return close
 
-    def concatenate_(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-        no("casting", casting, "same_kind", "concatenate")
-        return concat(arrays, axis=axis, out=out, dtype=dtype)
 
-    def stack_(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-        no("casting", casting, "same_kind", "stack")
-        return stack(arrays, axis=axis, out=out, dtype=dtype)
+def _array_equal(a1, a2, equal_nan=False):
+    if a1.shape != a2.shape:
+        return False
+    same = _core.equal(a1, a2)
+    if equal_nan:
+        same = _core.logical_or(same, _core.logical_and(_core.isnan(a1), _core.isnan(a2)))
+    return builtins.bool(_core.all(same))
 
-    def reshape_(a, /, shape=None, order="C", *, newshape=None, copy=None):
-        no("order", order, "C", "reshape")
-        return reshape(a, shape if shape is not None else newshape, copy=copy)
 
-    def transpose_(a, axes=None):
-        return a.transpose(axes) if axes is not None else a.transpose()
+def _array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None, device=None):
+    _no("order", order, "K", "array")
+    r = _core.asarray(obj, dtype, True if copy else None, device=device)
+    while r.ndim < ndmin:
+        r = expand_dims(r, axis=0)
+    return r
 
-    def squeeze_(a, axis=None):
-        if axis is None:
-            axis = tuple(d for d in range(a.ndim) if a.shape[d] == 1)
-        return squeeze(a, axis)
 
-    def sort_(a, axis=-1, kind=None, order=None, *, stable=None):
-        no("order", order, fname="sort")
-        return _core.sort(a, axis=axis)
+def _copyto(dst, src, casting="same_kind", where=True):
+    _no("casting", casting, "same_kind", "copyto")
+    dst[...] = src if where is True else _core.where(where, src, dst)
 
-    def argsort_(a, axis=-1, kind=None, order=None, *, stable=None):
-        no("order", order, fname="argsort")
-        return _core.argsort(a, axis=axis)
 
-    def unique_(
-        ar,
-        return_index=False,
-        return_inverse=False,
-        return_counts=False,
-        axis=None,
-        *,
-        equal_nan=True,
-        sorted=True,
-    ):  # noqa: A002
-        no("axis", axis, fname="unique")
-        v, i, inv, c = _core._unique(
-            ar, True, return_index, return_inverse, return_counts, not equal_nan
-        )
-        extra = [
-            r for r, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want
-        ]
-        if return_inverse and ar.ndim != 1:
-            k = 1 + return_index
-            extra[k - 1] = reshape(extra[k - 1], ar.shape)
-        return (v, *extra) if extra else v
+def _swapaxes(a, axis1, axis2):
+    axes = list(range(a.ndim))
+    i, j = (_normalize_axis(axis, a.ndim, "swapaxes") for axis in (axis1, axis2))
+    axes[i], axes[j] = axes[j], axes[i]
+    return a.transpose(tuple(axes))
 
-    def take_(a, indices, axis=None, out=None, mode="raise"):
-        no("mode", mode, "raise", "take")
-        return _into(out, take(a, indices, axis=axis))
 
-    def searchsorted_(a, v, side="left", sorter=None):
-        return _core.searchsorted(a, v, side=side, sorter=sorter)
+def _stacked(n, axis_of):
+    def impl(tup, *, dtype=None, casting="same_kind"):
+        _no("casting", casting, "same_kind", "stack")
+        arrays = _atleast(list(tup), n, always_list=True)
+        return concat(arrays, axis=axis_of(arrays), dtype=dtype)
 
-    def diff_(a, n=1, axis=-1, prepend=None, append=None):
-        return diff(a, axis=axis, n=n, prepend=prepend, append=append)
+    return impl
 
-    def like(fn):
-        def impl(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
-            no("order", order, "K", fn.__name__)
-            return fn(prototype, dtype, shape, device=device)
 
-        return impl
+def _argwhere(a):
+    if a.ndim == 0:
+        return _core.empty((int(builtins.bool(a)), 0), int64, device=_device_arg(a))
+    return _core._nonzero(a).transpose()
 
-    def full_like_(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-        no("order", order, "K", "full_like")
-        return numcu.full_like(a, fill_value, dtype, shape, device=device)
 
-    def round_(a, decimals=0, out=None):
-        return round(a, decimals, out)
+_NUMPY_ONLY = {
+    "where": _where,
+    "squeeze": _squeeze,
+    "tile": lambda A, reps: tile(A, (reps,) if isinstance(reps, int) else reps),
+    "sort": _sort(_core.sort, "sort"),
+    "argsort": _sort(_core.argsort, "argsort"),
+    "unique": _unique,
+    "dot": _dot,
+    "isclose": _isclose,
+    "allclose": lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: builtins.bool(
+        _core.all(_isclose(a, b, rtol, atol, equal_nan))
+    ),
+    "array_equal": _array_equal,
+    "array": _array,
+    "ravel": lambda a, order="C": reshape(a, (-1,)),
+    "copy": lambda a, order="K", subok=False: a.copy(),
+    "ndim": lambda a: a.ndim,
+    "shape": lambda a: a.shape,
+    "size": lambda a, axis=None: a.size if axis is None else a.shape[axis],
+    "can_cast": lambda from_, to, casting="safe": np.can_cast(_dtype_of(from_), to, casting),
+    "atleast_1d": lambda *arys: _atleast(arys, 1),
+    "atleast_2d": lambda *arys: _atleast(arys, 2),
+    "atleast_3d": lambda *arys: _atleast(arys, 3),
+    "vstack": _stacked(2, lambda arrays: 0),
+    "hstack": _stacked(1, lambda arrays: 0 if arrays[0].ndim == 1 else 1),
+    "swapaxes": _swapaxes,
+    "copyto": _copyto,
+    "argwhere": _argwhere,
+    "flatnonzero": lambda a: nonzero(reshape(a, (-1,)))[0],
+}
 
-    def tensordot_(a, b, axes=2):
-        return tensordot(a, b, axes=axes)
 
-    def dot_(a, b, out=None):
-        if a.ndim > 2 or b.ndim > 2:
-            raise TypeError("numcu.dot: arrays of more than 2 dimensions are not supported")
-        return _into(out, matmul(a, b) if a.ndim and b.ndim else numcu.multiply(a, b))
+def _parameters(fn):
+    """(names that may go by position, names that may go by keyword, takes *args) of fn, from its
+    signature, or for a pybind11 function from the one its docstring starts with; None when
+    neither says."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        head = re.match(r"\w+\((.*)\) -> ", (getattr(fn, "__doc__", None) or "").split("\n", 1)[0])
+        if head is None:
+            return None
+        try:
+            args = ast.parse(f"def f({head.group(1)}): pass").body[0].args
+        except SyntaxError:
+            return None
+        kind = inspect.Parameter
+        params = [inspect.Parameter(a.arg, kind.POSITIONAL_ONLY) for a in args.posonlyargs]
+        params += [inspect.Parameter(a.arg, kind.POSITIONAL_OR_KEYWORD) for a in args.args]
+        params += [inspect.Parameter(a.arg, kind.KEYWORD_ONLY) for a in args.kwonlyargs]
+        if args.vararg is not None:
+            params.append(inspect.Parameter(args.vararg.arg, kind.VAR_POSITIONAL))
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keyword = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return positional, keyword, any(p.kind is p.VAR_POSITIONAL for p in params)
 
-    def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-        close = numcu.less_equal(
-            numcu.absolute(numcu.subtract(a, b)),
-            numcu.add(atol, numcu.multiply(rtol, numcu.absolute(b))),
-        )
-        close = numcu.logical_or(close, numcu.equal(a, b))
-        if equal_nan:
-            close = numcu.logical_or(close, numcu.logical_and(numcu.isnan(a), numcu.isnan(b)))
-        return close
 
-    def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return builtins.bool(numcu.all(isclose(a, b, rtol, atol, equal_nan)))
+def _adapted(func, fn):
+    """fn called with the arguments NumPy's func takes (see above)."""
+    ours = _parameters(fn)
+    try:
+        theirs = inspect.signature(func)
+    except (TypeError, ValueError):
+        theirs = None
+    if ours is None or theirs is None:
+        return fn
+    positional, keyword, variadic = ours
+    params = list(theirs.parameters.values())
+    # NumPy's leading parameters that numcu takes at the same place: the array(s) first, then as
+    # long as the names agree (numcu's positional-only ones take any name); all of them before
+    # NumPy's *args, where numcu has *args too.
+    by_position = 0
+    for p, ours_name in zip(params, positional):
+        same = by_position == 0 or p.name == ours_name or ours_name not in keyword
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or not same:
+            break
+        by_position += 1
+    both_variadic = variadic and any(p.kind is p.VAR_POSITIONAL for p in params)
+    place = {name: at for at, name in enumerate(theirs.parameters)}
+    fname = func.__name__
 
-    def array_equal(a1, a2, equal_nan=False):
-        if a1.shape != a2.shape:
-            return False
-        same = numcu.equal(a1, a2)
-        if equal_nan:
-            same = numcu.logical_or(same, numcu.logical_and(numcu.isnan(a1), numcu.isnan(a2)))
-        return builtins.bool(numcu.all(same))
-
-    def created_like(fn):
-        # NumPy's creation functions with like=<numcu array>: the new array goes on that array's
-        # GPU (the caller asked for it there; NumPy drops like= before the call).
-        def impl(*args, like=None, order="C", **kwargs):
-            no("order", order, "C", fn.__name__)
+    def call(*args, **kwargs):
+        if (len(args) <= by_position or both_variadic) and all(k in keyword for k in kwargs):
             return fn(*args, **kwargs)
+        bound = theirs.bind(*args, **kwargs).arguments
+        args, kwargs, out = [], {}, None
+        for name, value in bound.items():
+            param = theirs.parameters[name]
+            if param.kind is param.VAR_POSITIONAL:
+                args.extend(value)
+            elif param.kind is param.VAR_KEYWORD:
+                for key in value:
+                    raise _unsupported(fname, key)
+            elif place[name] < by_position and len(args) == place[name]:
+                args.append(value)
+            elif name in keyword:
+                kwargs[name] = value
+            elif name == "out":
+                out = value
+            elif not _is_default(value, param.default):
+                raise _unsupported(fname, name)
+        return _into(out, fn(*args, **kwargs))
 
-        return impl
+    return call
 
-    def asarray_(a, dtype=None, order=None, *, like=None, copy=None, device=None, ndmin=0):
-        no("order", order, fname="asarray")
-        r = _core.asarray(a, dtype, copy, device=device)
-        while r.ndim < ndmin:
-            r = expand_dims(r, axis=0)
-        return r
 
-    def array_(
-        obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None, device=None
-    ):  # noqa: A002, E501
-        no("order", order, "K", "array")
-        return asarray_(obj, dtype, copy=True if copy else None, ndmin=ndmin, device=device)
+def _is_default(value, default):
+    if value is default or default is inspect.Parameter.empty:
+        return value is default
+    return (
+        type(value) is type(default) and isinstance(value, (str, int, float)) and value == default
+    )
 
-    def copyto_(dst, src, casting="same_kind", where=True):
-        no("casting", casting, "same_kind", "copyto")
-        if where is True:
-            dst[...] = src
-        else:
-            dst[...] = numcu.where(where, src, dst)
 
-    def swapaxes_(a, axis1, axis2):
-        axes = list(range(a.ndim))
-        i, j = (
-            _normalize_axis(axis1, a.ndim, "swapaxes"),
-            _normalize_axis(axis2, a.ndim, "swapaxes"),
-        )
-        axes[i], axes[j] = axes[j], axes[i]
-        return a.transpose(tuple(axes))
+# numcu's namespace (the module), as install() hands it down; NumPy's functions found in it.
+_numcu = None
+_FUNCTIONS = {}
+# NumPy's creation functions, which numcu serves for like=<numcu array>.
+_CREATION = frozenset(
+    ("asarray", "array", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones", "full")
+    + ("arange", "linspace", "eye")
+)
 
-    def vstack_(tup, *, dtype=None, casting="same_kind"):
-        no("casting", casting, "same_kind", "vstack")
-        return concat(_atleast(list(tup), 2, always_list=True), axis=0, dtype=dtype)
 
-    def hstack_(tup, *, dtype=None, casting="same_kind"):
-        no("casting", casting, "same_kind", "hstack")
-        arrays = _atleast(list(tup), 1, always_list=True)
-        return concat(arrays, axis=0 if arrays[0].ndim == 1 else 1, dtype=dtype)
+def _lookup(func, namespace):
+    name = getattr(func, "__name__", None)
+    if name in _NUMPY_ONLY:
+        return _NUMPY_ONLY[name]
+    module = namespace
+    for part in (getattr(func, "__module__", None) or "").split(".")[1:]:
+        module = getattr(module, part, None)
+    fn = getattr(module, _RENAMED.get(name, name), None) if name else None
+    return _adapted(func, fn) if callable(fn) else None
 
-    def argwhere_(a):
-        if a.ndim == 0:
-            return numcu.empty((int(builtins.bool(a)), 0), int64, device=_device_arg(a))
-        rows = _core._nonzero(a)
-        return rows.transpose()
 
-    table = {
-        np.sum: reduction("sum"),
-        np.prod: reduction("prod"),
-        np.mean: reduction("mean"),
-        np.nansum: reduction("nansum"),
-        np.nanprod: reduction("nanprod"),
-        np.nanmean: reduction("nanmean"),
-        np.min: reduction("min", False),
-        np.max: reduction("max", False),
-        np.amin: reduction("min", False),
-        np.amax: reduction("max", False),
-        np.nanmin: reduction("nanmin", False),
-        np.nanmax: reduction("nanmax", False),
-        np.any: reduction("any", False),
-        np.all: reduction("all", False),
-        np.var: spread("var"),
-        np.std: spread("std"),
-        np.argmin: arg("argmin"),
-        np.argmax: arg("argmax"),
-        np.count_nonzero: lambda a, axis=None, *, keepdims=False: numcu.count_nonzero(
-            a, axis, keepdims=keepdims
-        ),
-        np.cumsum: scan("cumsum"),
-        np.cumprod: scan("cumprod"),
-        np.nancumsum: scan("nancumsum"),
-        np.nancumprod: scan("nancumprod"),
-        np.where: where_,
-        np.clip: clip_,
-        np.concatenate: concatenate_,
-        np.stack: stack_,
-        np.reshape: reshape_,
-        np.transpose: transpose_,
-        np.moveaxis: moveaxis,
-        np.expand_dims: lambda a, axis: expand_dims(a, axis=axis),
-        np.squeeze: squeeze_,
-        np.flip: lambda m, axis=None: flip(m, axis=axis),
-        np.roll: lambda a, shift, axis=None: roll(a, shift, axis=axis),
-        np.repeat: lambda a, repeats, axis=None: repeat(a, repeats, axis=axis),
-        np.tile: lambda A, reps: tile(A, (reps,) if isinstance(reps, int) else reps),
-        np.broadcast_to: lambda array, shape, subok=False: broadcast_to(array, shape),
-        np.broadcast_arrays: lambda *args, subok=False: broadcast_arrays(*args),
-        np.take: take_,
-        np.take_along_axis: lambda arr, indices, axis=-1: _core.take_along_axis(
-            arr, indices, axis=axis
-        ),
-        np.sort: sort_,
-        np.argsort: argsort_,
-        np.unique: unique_,
-        np.searchsorted: searchsorted_,
-        np.nonzero: nonzero,
-        np.unravel_index: unravel_index,
-        np.ravel_multi_index: ravel_multi_index,
-        np.isin: isin,
-        np.tensordot: tensordot_,
-        np.dot: dot_,
-        np.diff: diff_,
-        np.empty_like: like(numcu.empty_like),
-        np.zeros_like: like(numcu.zeros_like),
-        np.ones_like: like(numcu.ones_like),
-        np.full_like: full_like_,
-        np.ravel: lambda a, order="C": reshape(a, (-1,)),
-        np.copy: lambda a, order="K", subok=False: a.copy(),
-        np.ndim: lambda a: a.ndim,
-        np.shape: lambda a: a.shape,
-        np.size: lambda a, axis=None: a.size if axis is None else a.shape[axis],
-        np.result_type: result_type,
-        np.can_cast: lambda from_, to, casting="safe": np.can_cast(_dtype_of(from_), to, casting),
-        np.round: round_,
-        np.around: round_,
-        np.real: real,
-        np.imag: imag,
-        np.isclose: isclose,
-        np.allclose: allclose,
-        np.array_equal: array_equal,
-        np.tril: lambda m, k=0: tril(m, k=k),
-        np.triu: lambda m, k=0: triu(m, k=k),
-        np.meshgrid: lambda *xi, copy=True, sparse=False, indexing="xy": meshgrid(
-            *xi, indexing=indexing
-        ),
-        np.atleast_1d: lambda *arys: _atleast(arys, 1),
-        np.atleast_2d: lambda *arys: _atleast(arys, 2),
-        np.atleast_3d: lambda *arys: _atleast(arys, 3),
-        np.vstack: vstack_,
-        np.hstack: hstack_,
-        np.swapaxes: swapaxes_,
-        np.copyto: copyto_,
-        np.argwhere: argwhere_,
-        np.flatnonzero: lambda a: nonzero(reshape(a, (-1,)))[0],
-        np.vecdot: lambda x1, x2, /, *, axis=-1, **kw: vecdot(x1, x2, axis=axis),
-        np.matrix_transpose: matrix_transpose,
-        np.asarray: asarray_,
-        np.array: array_,
-        np.asanyarray: asarray_,
-        np.ascontiguousarray: lambda a, dtype=None, *, like=None, device=None: asarray_(
-            a, dtype, device=device
-        ),
-        np.empty: created_like(numcu.empty),
-        np.zeros: created_like(numcu.zeros),
-        np.ones: created_like(numcu.ones),
-        np.full: created_like(numcu.full),
-        np.arange: created_like(numcu.arange),
-        np.linspace: lambda *args, axis=0, **kwargs: numcu.linspace(*args, **kwargs),
-        np.eye: lambda N, M=None, k=0, dtype=float, order="C", *, device=None, like=None: eye(
-            N, M, k=k, dtype=dtype, device=device
-        ),
-    }
-    optional = {
-        "concat": concatenate_,
-        "permute_dims": lambda a, axes=None: transpose_(a, axes),
-        "matrix_transpose": matrix_transpose,
-        "unstack": lambda x, /, *, axis=0: unstack(x, axis=axis),
-        "astype": astype,
-        "cumulative_sum": cumulative(cumulative_sum),
-        "cumulative_prod": cumulative(cumulative_prod),
-        "unique_all": unique_all,
-        "unique_counts": unique_counts,
-        "unique_inverse": unique_inverse,
-        "unique_values": unique_values,
-        "isdtype": isdtype,
-    }
-    for name, impl in optional.items():
-        if hasattr(np, name):
-            table[getattr(np, name)] = impl
-    table.update(numcu.linalg.numpy_functions())
-    table.update(numcu.fft.numpy_functions())
-    return table
+def array_function(
+    self: typing.Any, func: typing.Any, types: typing.Any, args: typing.Any, kwargs: typing.Any
+) -> typing.Any:
+    """NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none)."""
+    impl = _FUNCTIONS.get(func, _lookup)
+    if impl is _lookup:
+        impl = _FUNCTIONS[func] = _lookup(func, _numcu)
+    if impl is None or not all(issubclass(t, (ndarray, np.ndarray)) for t in types):
+        return NotImplemented
+    if func.__name__ in _CREATION:
+        # NumPy's creation with like=<numcu array> (it drops like= before the call): the new
+        # array goes on that array's GPU, where the caller asked for it.
+        kwargs = {**kwargs, "device": kwargs.get("device") or self.device}
+    return impl(*args, **kwargs)
 
 
 def _atleast(arrays, n, always_list=False):
@@ -1852,46 +1753,6 @@ def _atleast(arrays, n, always_list=False):
             a = expand_dims(a, axis=0)
         out.append(a)
     return out if always_list or len(out) != 1 else out[0]
-
-
-# numcu's namespace (the module), as install() hands it down.
-_numcu = None
-_FUNCTIONS = None
-
-
-def array_function(
-    self: typing.Any, func: typing.Any, types: typing.Any, args: typing.Any, kwargs: typing.Any
-) -> typing.Any:
-    """NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none)."""
-    global _FUNCTIONS
-    if _FUNCTIONS is None:
-        _FUNCTIONS = _numpy_functions()
-    impl = _FUNCTIONS.get(func)
-    if impl is None or not all(issubclass(t, (ndarray, np.ndarray)) for t in types):
-        return NotImplemented
-    if func in _CREATION:
-        # NumPy's creation with like=<numcu array> (it drops like= before the call): the new
-        # array goes on that array's GPU, where the caller asked for it.
-        kwargs = {**kwargs, "device": kwargs.get("device") or self.device}
-    return impl(*args, **kwargs)
-
-
-# NumPy's creation functions, which numcu serves for like=<numcu array>.
-_CREATION = frozenset(
-    (
-        np.asarray,
-        np.array,
-        np.asanyarray,
-        np.ascontiguousarray,
-        np.empty,
-        np.zeros,
-        np.ones,
-        np.full,
-        np.arange,
-        np.linspace,
-        np.eye,
-    )
-)
 
 
 def install(namespace):

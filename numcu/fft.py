@@ -136,13 +136,3 @@ __all__ = [
     "irfft2",
     "config",
 ]
-
-
-def numpy_functions():
-    """numpy.fft's functions -> numcu's, for ndarray.__array_function__ (numpy.fft.fft(x) of a
-    numcu array runs numcu.fft.fft)."""
-    return {
-        getattr(np.fft, name): globals()[name]
-        for name in __all__
-        if name != "config" and hasattr(np.fft, name)
-    }

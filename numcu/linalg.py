@@ -756,13 +756,3 @@ __all__ = [
     "vector_norm",
     "LinAlgError",
 ]
-
-
-def numpy_functions():
-    """numpy.linalg's functions -> numcu's, for ndarray.__array_function__ (numpy.linalg.solve
-    of numcu arrays runs numcu.linalg.solve)."""
-    return {
-        getattr(np.linalg, name): globals()[name]
-        for name in __all__
-        if name != "LinAlgError" and hasattr(np.linalg, name)
-    }

@@ -239,6 +239,45 @@ def test_manipulation_functions(rng, backend, dtype):
     assert_matches(host(out, backend), a.astype(out.dtype))
 
 
+@pytest.mark.parametrize("name", [n for n in numcu.REDUCTIONS if hasattr(np, n)])
+def test_every_reduction_reaches_numpys_function_of_its_name(rng, backend, name):
+    """numcu's reductions and scans are found by NumPy's names: one added to numcu's table is
+    reached without a line of its own."""
+    a = random_array(rng, (4, 5), np.float64)
+    got = function(backend, getattr(np, name), dev(a, backend), axis=0)
+    assert_matches(host(got, backend), getattr(np, name)(a, axis=0), rtol=1e-10)
+
+
+def test_numpys_arguments_by_position_at_their_default_and_out(rng, backend):
+    """NumPy's positional arguments reach numcu's keyword-only parameters by NumPy's names; a
+    NumPy argument numcu does not take is accepted at NumPy's default and refused otherwise; an
+    out= numcu's function does not take gets the result."""
+    a = random_array(rng, (3, 4), np.float64)
+    b = random_array(rng, (3, 4), np.float64)
+    da, db = dev(a, backend), dev(b, backend)
+    cases = [
+        (np.stack, ([da, db], 1), ([a, b], 1)),
+        (np.concatenate, ([da, db], 1, None), ([a, b], 1, None)),
+        (np.expand_dims, (da, 0), (a, 0)),
+        (np.flip, (da, 1), (a, 1)),
+        (np.roll, (da, 1, 0), (a, 1, 0)),
+        (np.repeat, (da, 2, 1), (a, 2, 1)),
+        (np.reshape, (da, (4, 3), "C"), (a, (4, 3), "C")),
+        (np.take, (da, dev(np.array([1, 0]), backend), 0), (a, np.array([1, 0]), 0)),
+        (np.diff, (da, 2), (a, 2)),
+    ]
+    for fn, dargs, hargs in cases:
+        assert_matches(host(function(backend, fn, *dargs), backend), fn(*hargs))
+    out = dev(np.full((3, 2), np.nan), backend)
+    got = function(backend, np.take, da, dev(np.array([2, 0]), backend), 1, out)
+    assert got is out
+    assert_matches(host(out, backend), np.take(a, [2, 0], 1))
+    with pytest.raises(TypeError, match="numcu.reshape: NumPy's order= is not supported"):
+        function(backend, np.reshape, da, (4, 3), "F")
+    with pytest.raises(TypeError, match="numcu.take: NumPy's mode= is not supported"):
+        function(backend, np.take, da, dev(np.array([1]), backend), mode="clip")
+
+
 @pytest.mark.gpu
 def test_device_arrays_stay_on_the_gpu(rng):
     a = random_array(rng, (3, 4), np.float64)
