@@ -84,7 +84,11 @@ enum class ReduceForm {
   X(nanmin, NanMin, extreme, plain, same, "Minimum ignoring NaN (NaN where all are NaN).",         \
     "The minima, in the input dtype.")                                                             \
   X(nanmax, NanMax, extreme, plain, same, "Maximum ignoring NaN (NaN where all are NaN).",         \
-    "The maxima, in the input dtype.")
+    "The maxima, in the input dtype.")                                                             \
+  X(ptp, Ptp, extreme, plain, same,                                                                \
+    "Range of values (maximum - minimum) over the given axes; NaN propagates; integers wrap. "     \
+    "ValueError for an empty reduction.",                                                          \
+    "The ranges, in the input dtype.")
 
 enum class ReduceOp {
 #define NUMCU_ENUM(e, R, group, form, result, summary, returns) e,

@@ -283,6 +283,31 @@ struct NanMin : NanFunction<Min, Extreme<T, false, true>> {};
 template <class T>
 struct NanMax : NanFunction<Max, Extreme<T, true, true>> {};
 
+// ptp: max - min in the input's dtype, as NumPy computes it (integers wrap, NaN propagates).
+// NumPy cannot subtract bools; its error for an empty reduction is maximum's.
+template <class T>
+struct Ptp : Base {
+  template <class U>
+  static constexpr bool supports = !std::is_same_v<U, bool>;
+  static constexpr const char* no_identity = "maximum";
+  using In = T;
+  using V = compute_t<T>;
+  struct Acc {
+    V lo, hi;
+  };
+  using Out = T;
+  NUMCU_HD Acc identity() const { return Acc{Min<T>{}.identity(), Max<T>{}.identity()}; }
+  NUMCU_HD Acc leaf(T x, std::int64_t, std::int64_t) const {
+    return Acc{convert<V>(x), convert<V>(x)};
+  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const {
+    return Acc{Min<T>{}(a.lo, b.lo), Max<T>{}(a.hi, b.hi)};
+  }
+  NUMCU_HD Out finalize(Acc a, std::int64_t) const {
+    return convert<Out>(ops::Subtract{}(a.hi, a.lo));
+  }
+};
+
 template <class V>
 struct IndexValue {
   std::int64_t index;
