@@ -39,12 +39,12 @@ nan = math.nan
 pi = math.pi
 newaxis = None
 
-# The standard's dtypes, as NumPy dtype objects (they compare equal to arrays' .dtype).
-bool = np.dtype("bool")  # noqa: A001 (the standard's name)
-int8, int16, int32, int64 = (np.dtype(t) for t in ("int8", "int16", "int32", "int64"))
-uint8, uint16, uint32, uint64 = (np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64"))
-float16, float32, float64 = (np.dtype(t) for t in ("float16", "float32", "float64"))
-complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
+# numcu's dtypes by name but bfloat16 (which NumPy knows only through ml_dtypes): the standard's
+# and float16, as NumPy dtype objects (they compare equal to arrays' .dtype). `bool` shadows the
+# builtin here, as the standard names it.
+_DTYPES = {name: np.dtype(name) for name in _core.dtypes if name != "bfloat16"}
+globals().update(_DTYPES)
+_BOOL = _DTYPES["bool"]
 
 
 def _is_device(x):
@@ -138,28 +138,14 @@ class _Info:
 
     def default_dtypes(self, *, device=None):
         return {
-            "real floating": float64,
-            "complex floating": complex128,
-            "integral": int64,
-            "indexing": int64,
+            "real floating": _DTYPES["float64"],
+            "complex floating": _DTYPES["complex128"],
+            "integral": _DTYPES["int64"],
+            "indexing": _DTYPES["int64"],
         }
 
     def dtypes(self, *, device=None, kind=None):
-        names = {
-            "bool": bool,
-            "int8": int8,
-            "int16": int16,
-            "int32": int32,
-            "int64": int64,
-            "uint8": uint8,
-            "uint16": uint16,
-            "uint32": uint32,
-            "uint64": uint64,
-            "float32": float32,
-            "float64": float64,
-            "complex64": complex64,
-            "complex128": complex128,
-        }
+        names = {k: v for k, v in _DTYPES.items() if k != "float16"}  # the standard has no float16
         if kind is None:
             return names
         return {k: v for k, v in names.items() if isdtype(v, kind)}
@@ -824,7 +810,7 @@ def unravel_index(indices, shape, order="C"):
                 f"numcu.unravel_index: index {np.asarray(idx)[bad].flat[0]} is out of bounds for "
                 f"an array of size {size}"
             )
-    rest = astype(idx, int64, copy=False)
+    rest = astype(idx, "int64", copy=False)
     coords = []
     for n in reversed(shape) if order == "C" else shape:
         coords.append(_core.remainder(rest, n))
@@ -864,7 +850,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     axes = range(len(dims) - 2, -1, -1) if order == "C" else range(1, len(dims))
     for d in axes:
         strides[d] = strides[d + 1] * dims[d + 1] if order == "C" else strides[d - 1] * dims[d - 1]
-    flat = _core.zeros((), int64, device="cpu" if like is None else like.device)
+    flat = _core.zeros((), "int64", device="cpu" if like is None else like.device)
     for c, n, m, stride in zip(coords, dims, modes, strides):
         if (
             m == "raise"
@@ -874,7 +860,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
             raise ValueError(
                 f"numcu.ravel_multi_index: a coordinate is outside [0, {n}) for a dimension of {n}"
             )
-        c = astype(_as_array(c, like), int64, copy=False)
+        c = astype(_as_array(c, like), "int64", copy=False)
         if m == "wrap":
             c = _core.remainder(c, n)
         elif m == "clip":
@@ -1041,7 +1027,7 @@ def setitem(a, key, value):
     items = key if isinstance(key, tuple) else (key,)
     items = tuple(np.asarray(k) if isinstance(k, list) else k for k in items)
     rest = [k for k in items if k is not Ellipsis]
-    is_bool = [isinstance(k, builtins.bool) or getattr(k, "dtype", None) == bool for k in rest]
+    is_bool = [isinstance(k, builtins.bool) or getattr(k, "dtype", None) == _BOOL for k in rest]
     if isinstance(value, (list, tuple)) or isinstance(value, np.ndarray) and value.ndim > 0:
         value = _core.asarray(value, device=a.device)
     if any(is_bool):
@@ -1147,7 +1133,7 @@ def getitem(a, key):
     """a[key] with integer or boolean arrays in `key` (numcu.ndarray's advanced indexing)."""
     key = key if isinstance(key, tuple) else (key,)
     masks = [
-        k for k in key if isinstance(k, builtins.bool) or (hasattr(k, "dtype") and k.dtype == bool)
+        k for k in key if isinstance(k, builtins.bool) or (hasattr(k, "dtype") and k.dtype == _BOOL)
     ]
     if masks:
         rest = [k for k in key if k is not Ellipsis]
@@ -1288,7 +1274,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         ]
         x = concat(parts, axis=axis)
     lead = (slice(None),) * axis
-    op = _core.not_equal if x.dtype == bool else _core.subtract
+    op = _core.not_equal if x.dtype == _BOOL else _core.subtract
     for _ in range(n):
         x = op(x[(*lead, slice(1, None))], x[(*lead, slice(None, -1))])
     return x
@@ -1585,7 +1571,7 @@ def _stacked(n, axis_of):
 
 def _argwhere(a):
     if a.ndim == 0:
-        return _core.empty((int(builtins.bool(a)), 0), int64, device=_device_arg(a))
+        return _core.empty((int(builtins.bool(a)), 0), "int64", device=_device_arg(a))
     return _core._nonzero(a).transpose()
 
 
@@ -1823,20 +1809,7 @@ NAMESPACE = [
     "nan",
     "pi",
     "newaxis",
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
+    *_DTYPES,
     "astype",
     "can_cast",
     "finfo",

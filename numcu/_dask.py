@@ -29,6 +29,7 @@ all the work and numcu's functions still run per chunk on the CPU backend.
 
 from __future__ import annotations
 
+import functools
 import importlib.abc
 import sys
 import threading
@@ -364,25 +365,13 @@ def array_backend():
             return self.RandomState
 
         @staticmethod
-        def ones(*args, **kwargs):
-            return with_numcu_meta("ones", *args, **kwargs)
-
-        @staticmethod
-        def zeros(*args, **kwargs):
-            return with_numcu_meta("zeros", *args, **kwargs)
-
-        @staticmethod
-        def empty(*args, **kwargs):
-            return with_numcu_meta("empty", *args, **kwargs)
-
-        @staticmethod
-        def full(*args, **kwargs):
-            return with_numcu_meta("full", *args, **kwargs)
-
-        @staticmethod
         def arange(*args, like=None, **kwargs):
             like = _core.empty(()) if like is None else like
             with config.set({"array.backend": "numpy"}):
                 return da.arange(*args, like=like, **kwargs)
 
+    # ones, zeros, empty and full: dask.array's own, with numcu chunks as their meta.
+    for name in ("ones", "zeros", "empty", "full"):
+        creator = staticmethod(functools.partial(with_numcu_meta, name))
+        setattr(NumcuBackendEntrypoint, name, creator)
     return NumcuBackendEntrypoint()

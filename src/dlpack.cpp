@@ -17,48 +17,26 @@ namespace {
 constexpr const char* kLegacyName = "dltensor";
 constexpr const char* kVersionedName = "dltensor_versioned";
 
+// numcu's kind character of each DLPack type code (dl::kInt ... dl::kBool), 'B' for bfloat16's
+// and 0 where numcu has no dtype of the code.
+constexpr char kKindOfCode[] = {'i', 'u', 'f', 0, 'B', 'c', 'b'};
+static_assert(dl::kInt == 0 && dl::kBfloat == 4 && dl::kBool == 6);
+
 bool dtype_from_dl(const dl::DataType& t, DType* out) {
-  if (t.lanes != 1) return false;
-  switch (t.code) {
-    case dl::kBool:
-      return t.bits == 8 && dtype_from_kind('b', 1, out);
-    case dl::kInt:
-      return dtype_from_kind('i', t.bits / 8, out) && t.bits % 8 == 0;
-    case dl::kUInt:
-      return dtype_from_kind('u', t.bits / 8, out) && t.bits % 8 == 0;
-    case dl::kFloat:
-      return dtype_from_kind('f', t.bits / 8, out) && t.bits % 8 == 0;
-    case dl::kComplex:
-      return dtype_from_kind('c', t.bits / 8, out) && t.bits % 8 == 0;
-    case dl::kBfloat:
-      *out = DType::bfloat16;
-      return t.bits == 16;
-    default:
-      return false;
+  if (t.lanes != 1 || t.code >= sizeof kKindOfCode || t.bits % 8 != 0) return false;
+  const char kind = kKindOfCode[t.code];
+  if (kind == 'B') {
+    *out = DType::bfloat16;
+    return t.bits == 16;
   }
+  return kind != 0 && (kind != 'b' || t.bits == 8) && dtype_from_kind(kind, t.bits / 8, out);
 }
 
 dl::DataType dl_from_dtype(DType d) {
+  const char kind = d == DType::bfloat16 ? 'B' : dtype_kind(d);
   dl::DataType t;
-  switch (d == DType::bfloat16 ? 'B' : dtype_kind(d)) {
-    case 'B':
-      t.code = dl::kBfloat;
-      break;
-    case 'b':
-      t.code = dl::kBool;
-      break;
-    case 'i':
-      t.code = dl::kInt;
-      break;
-    case 'u':
-      t.code = dl::kUInt;
-      break;
-    case 'f':
-      t.code = dl::kFloat;
-      break;
-    default:
-      t.code = dl::kComplex;
-      break;
+  for (std::uint8_t code = 0; code < sizeof kKindOfCode; ++code) {
+    if (kKindOfCode[code] == kind) t.code = code;
   }
   t.bits = static_cast<std::uint8_t>(8 * itemsize(d));
   t.lanes = 1;
@@ -574,21 +552,7 @@ ExchangeCounts g_exchange_counts;
 // Runs body, turning a C++ exception into a Python error and -1: the table is called from C.
 template <class Body>
 int exchange_call(Body&& body) noexcept {
-  try {
-    body();
-    return 0;
-  } catch (py::error_already_set& e) {
-    e.restore();
-  } catch (const py::builtin_exception& e) {
-    e.set_error();
-  } catch (const Error& e) {
-    set_python_error(e);
-  } catch (const std::bad_alloc&) {
-    PyErr_SetString(PyExc_MemoryError, "numcu: out of host memory");
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-  }
-  return -1;
+  return python_errors(body) ? 0 : -1;
 }
 
 [[noreturn]] void buffer_error(const std::string& what) {
@@ -659,18 +623,11 @@ int exchange_import(dl::ManagedTensorVersioned* tensor, void** out_py_object) {
 }
 
 const char* error_kind_name(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::type_error:
-      return "TypeError";
-    case ErrorKind::value_error:
-      return "ValueError";
-    case ErrorKind::overflow_error:
-      return "OverflowError";
-    case ErrorKind::out_of_memory:
-      return "MemoryError";
-    default:
-      return "RuntimeError";
-  }
+  // By ErrorKind: the Python exception each becomes (numcu.cuda's errors are RuntimeError and
+  // MemoryError subclasses).
+  static constexpr const char* kNames[] = {"TypeError",    "ValueError",  "OverflowError",
+                                           "RuntimeError", "MemoryError", "RuntimeError"};
+  return kNames[static_cast<int>(kind)];
 }
 
 int exchange_allocate(dl::Tensor* prototype, dl::ManagedTensorVersioned** out, void* error_ctx,

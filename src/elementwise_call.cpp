@@ -239,6 +239,19 @@ void run_ufunc(Ufunc op, DType loop, const Exec& ex, const ArrayView* views, con
   }
 }
 
+// run_ufunc for `nin` inputs.
+void run_ufunc_of(int nin, Ufunc op, DType loop, const Exec& ex, const ArrayView* views,
+                  const bool* is_scalar, const unsigned char (*values)[16], const OpParams& params,
+                  const char* fname) {
+  if (nin == 1) {
+    run_ufunc<2>(op, loop, ex, views, is_scalar, values, params, fname);
+  } else if (nin == 2) {
+    run_ufunc<3>(op, loop, ex, views, is_scalar, values, params, fname);
+  } else {
+    run_ufunc<4>(op, loop, ex, views, is_scalar, values, params, fname);
+  }
+}
+
 // Whether the call's operands are all host data and its result big enough for the chunked GPU
 // path (run_chunked), and nothing in it needs the whole-array path: integer powers check the
 // exponents first; an output that shares memory with an input other than element for element
@@ -261,47 +274,56 @@ bool host_only_call(const Call& call, Ufunc op, DType loop, std::int64_t out_byt
   return true;
 }
 
-py::object chunked_ufunc_call(Call& call, Ufunc op, const UfuncInfo& info, DType loop,
-                              DType out_dtype, const Shape& shape, const OpParams& params) {
-  const int nin = call.inputs();
-  const Exec& ex = call.exec();
+// A ufunc's operands as its kernels take them: operand 0 the output, then the inputs, arrays
+// as `array(x, dtype)` gives them and host scalars by value (kernel arguments, converted to
+// their loop dtype here). The first array of the result's rank is what the result's layout
+// follows (`like`).
+struct UfuncOperands {
   ArrayView views[Call::kMaxInputs + 1];
   DType dtypes[Call::kMaxInputs + 1] = {};
   bool is_scalar[Call::kMaxInputs + 1] = {};
   alignas(16) unsigned char values[Call::kMaxInputs + 1][16] = {};
   const ArrayView* like = nullptr;
-  for (int i = 0; i < nin; ++i) {
-    const Operand& x = call.input(i);
-    const DType dtype = i == 0 && info.condition_first ? DType::bool_ : loop;
-    dtypes[i + 1] = dtype;
-    ArrayView& v = views[i + 1];
-    if (x.view.ndim == 0) {
-      v.dtype = dtype;
-      v.data = reinterpret_cast<char*>(values[i + 1]);
-      run_cast(Exec{}, v, x.view, info.fname);
-      is_scalar[i + 1] = true;
-      continue;
+
+  template <class Array>
+  UfuncOperands(Call& call, const UfuncInfo& info, DType loop, int ndim, Array&& array) {
+    for (int i = 0; i < call.inputs(); ++i) {
+      const Operand& x = call.input(i);
+      const DType dtype = i == 0 && info.condition_first ? DType::bool_ : loop;
+      dtypes[i + 1] = dtype;
+      ArrayView& v = views[i + 1];
+      if (x.kind != Operand::Kind::device && x.view.ndim == 0) {
+        v.dtype = dtype;
+        v.data = reinterpret_cast<char*>(values[i + 1]);
+        run_cast(Exec{}, v, x.view, info.fname);
+        is_scalar[i + 1] = true;
+        continue;
+      }
+      v = array(x, dtype);
+      if (like == nullptr && v.ndim == ndim) like = &v;
     }
-    register_input(x);
-    v = x.view;
-    if (like == nullptr && v.ndim == shape.ndim) like = &x.view;
   }
-  views[0] = call.destination(out_dtype, shape.ndim, shape.dims, like);
-  dtypes[0] = out_dtype;
+};
+
+py::object chunked_ufunc_call(Call& call, Ufunc op, const UfuncInfo& info, DType loop,
+                              DType out_dtype, const Shape& shape, const OpParams& params) {
+  const int nin = call.inputs();
+  const Exec& ex = call.exec();
+  // Host arrays stay where they are: the chunks copy them up.
+  UfuncOperands ops(call, info, loop, shape.ndim, [](const Operand& x, DType) {
+    register_input(x);
+    return x.view;
+  });
+  ops.views[0] = call.destination(out_dtype, shape.ndim, shape.dims, ops.like);
+  ops.dtypes[0] = out_dtype;
   const char* fname = info.fname;
   call.run([&] {
     run_chunked(
-        ex, nin + 1, views, dtypes, is_scalar,
+        ex, nin + 1, ops.views, ops.dtypes, ops.is_scalar,
         [&](const ArrayView* chunk, Stream stream) {
           Exec on = ex;
           on.stream = stream;
-          if (nin == 1) {
-            run_ufunc<2>(op, loop, on, chunk, is_scalar, values, params, fname);
-          } else if (nin == 2) {
-            run_ufunc<3>(op, loop, on, chunk, is_scalar, values, params, fname);
-          } else {
-            run_ufunc<4>(op, loop, on, chunk, is_scalar, values, params, fname);
-          }
+          run_ufunc_of(nin, op, loop, on, chunk, ops.is_scalar, ops.values, params, fname);
         },
         fname);
   });
@@ -336,26 +358,12 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
     return chunked_ufunc_call(call, op, info, types.loop, types.out, shape, params);
   }
 
-  // Operand 0 is the output, then the inputs: arrays on the backend in their loop dtype, host
-  // scalars by value (kernel arguments, converted here).
-  ArrayView views[Call::kMaxInputs + 1];
-  bool is_scalar[Call::kMaxInputs + 1] = {};
-  alignas(16) unsigned char values[Call::kMaxInputs + 1][16] = {};
-  const ArrayView* like = nullptr;
-  for (int i = 0; i < nin; ++i) {
-    const Operand& x = call.input(i);
-    const DType dtype = i == 0 && info.condition_first ? DType::bool_ : types.loop;
-    ArrayView& v = views[i + 1];
-    if (x.kind != Operand::Kind::device && x.view.ndim == 0) {
-      v.dtype = dtype;
-      v.data = reinterpret_cast<char*>(values[i + 1]);
-      run_cast(Exec{}, v, x.view, info.fname);
-      is_scalar[i + 1] = true;
-      continue;
-    }
-    v = call.prepare(x, dtype);
-    if (like == nullptr && v.ndim == shape.ndim) like = &v;
-  }
+  // Arrays on the backend in their loop dtype.
+  UfuncOperands ops(call, info, types.loop, shape.ndim,
+                    [&](const Operand& x, DType dtype) { return call.prepare(x, dtype); });
+  ArrayView* views = ops.views;
+  const bool* is_scalar = ops.is_scalar;
+  auto& values = ops.values;
   if (op == Ufunc::power && dtype_kind(types.loop) == 'i' &&
       negative_host_exponent(call.input(1), views[2], is_scalar[2], types.loop, call.scratch(),
                              info.fname)) {
@@ -363,7 +371,7 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
                       ": integers to negative integer powers are not allowed");
   }
 
-  const ArrayView& dest = call.destination(types.out, shape.ndim, shape.dims, like);
+  const ArrayView& dest = call.destination(types.out, shape.ndim, shape.dims, ops.like);
   views[0] = call.target(dest, types.out);
   // An input that shares memory with the output it is written into, other than element for
   // element, is read whole first.
@@ -372,15 +380,8 @@ py::object ufunc_call(Ufunc op, std::initializer_list<py::handle> inputs, py::ha
       if (!is_scalar[i]) views[i] = call.unaliased(views[0], views[i], true);
     }
   }
-  call.run([&] {
-    if (nin == 1) {
-      run_ufunc<2>(op, types.loop, ex, views, is_scalar, values, params, info.fname);
-    } else if (nin == 2) {
-      run_ufunc<3>(op, types.loop, ex, views, is_scalar, values, params, info.fname);
-    } else {
-      run_ufunc<4>(op, types.loop, ex, views, is_scalar, values, params, info.fname);
-    }
-  });
+  call.run(
+      [&] { run_ufunc_of(nin, op, types.loop, ex, views, is_scalar, values, params, info.fname); });
   // Like NumPy, a 0-d host result comes back as a NumPy scalar (where's as a 0-d array).
   return call.finish(op == Ufunc::where);
 }

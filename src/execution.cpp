@@ -14,26 +14,37 @@ namespace numcu::python {
 
 ArrayView dense_view(Scratch& scratch, const Exec& ex, DType dtype, int ndim,
                      const std::int64_t* shape, const ArrayView* like) {
-  ArrayView v;
-  v.dtype = dtype;
-  v.ndim = ndim;
-  v.device = ex.gpu ? ex.device : kHost;
-  std::copy(shape, shape + ndim, v.shape);
-  dense_strides(dtype, ndim, shape, like, v.strides);
+  ArrayView v = dense_layout(dtype, ndim, shape, ex.gpu ? ex.device : kHost, like);
   v.data = scratch.allocate(ex, static_cast<std::size_t>(v.size()) * itemsize(dtype));
   return v;
 }
 
-void run_cast(const Exec& ex, const ArrayView& dst, const ArrayView& src, const char* fname) {
+void cuda_unavailable(const char* fname, const char* why) {
+  throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": " + why +
+                                               "no CUDA device is available (" +
+                                               cuda::unavailable_reason() + ")");
+}
+
+namespace {
+
+// src (one element by value where scalar) converted into dst on ex's backend.
+void run_copy(const Exec& ex, const ArrayView& dst, const ArrayView& src, const void* scalar,
+              const char* fname) {
   const ArrayView* views[2] = {&dst, &src};
-  const bool scalar[2] = {false, false};
-  const void* values[2] = {nullptr, nullptr};
-  const ElementwisePlan<2> plan = make_plan<2>(views, scalar, values, fname);
+  const bool is_scalar[2] = {false, scalar != nullptr};
+  const void* values[2] = {nullptr, scalar};
+  const ElementwisePlan<2> plan = make_plan<2>(views, is_scalar, values, fname);
   if (ex.gpu) {
     cast_cuda(dst.dtype, src.dtype, plan, ex.stream);
   } else {
     cast_cpu(dst.dtype, src.dtype, plan);
   }
+}
+
+}  // namespace
+
+void run_cast(const Exec& ex, const ArrayView& dst, const ArrayView& src, const char* fname) {
+  run_copy(ex, dst, src, nullptr, fname);
 }
 
 // Copies a host array's bytes to the device, strides kept.
@@ -95,15 +106,7 @@ void run_fill(const Exec& ex, const ArrayView& dst, const Operand& value, const 
   scalar.dtype = dst.dtype;
   scalar.data = reinterpret_cast<char*>(converted);
   run_cast(Exec{}, scalar, value.view, fname);
-  const ArrayView* views[2] = {&dst, &scalar};
-  const bool is_scalar[2] = {false, true};
-  const void* values[2] = {nullptr, converted};
-  const ElementwisePlan<2> plan = make_plan<2>(views, is_scalar, values, fname);
-  if (ex.gpu) {
-    cast_cuda(dst.dtype, dst.dtype, plan, ex.stream);
-  } else {
-    cast_cpu(dst.dtype, dst.dtype, plan);
-  }
+  run_copy(ex, dst, scalar, converted, fname);
 }
 
 Exec destination(const char* fname, const DeviceRequest& req, int follow) {
@@ -112,9 +115,7 @@ Exec destination(const char* fname, const DeviceRequest& req, int follow) {
   if (req.kind == DeviceRequest::Kind::automatic) {
     if (follow == kHost || (follow == kDefaultDevice && !cuda::is_available())) return ex;
   } else if (!cuda::is_available()) {
-    throw Error(
-        ErrorKind::cuda_unavailable,
-        std::string(fname) + ": no CUDA device is available (" + cuda::unavailable_reason() + ")");
+    cuda_unavailable(fname);
   }
   ex.gpu = true;
   ex.device = req.device >= 0 ? req.device : follow >= 0 ? follow : cuda::current_device();
@@ -201,13 +202,7 @@ Exec place(const char* fname, const Operand* const* operands, int count, const D
   }
   bool gpu = false;
   if (req.kind == DeviceRequest::Kind::cuda) {
-    if (!cuda::is_available()) {
-      throw Error(ErrorKind::cuda_unavailable,
-                  std::string(fname) +
-                      ": device='cuda' was requested but no CUDA device is "
-                      "available (" +
-                      cuda::unavailable_reason() + ")");
-    }
+    if (!cuda::is_available()) cuda_unavailable(fname, "device='cuda' was requested but ");
     gpu = true;
   } else if (req.kind == DeviceRequest::Kind::automatic) {
     gpu = cuda::is_available();

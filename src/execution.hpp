@@ -21,6 +21,9 @@ struct Exec {
   Stream stream = nullptr;
 };
 
+// numcu.cuda.CUDAUnavailableError: "<fname>: <why>no CUDA device is available (<reason>)".
+[[noreturn]] void cuda_unavailable(const char* fname, const char* why = "");
+
 // The distinct streams a call has ordered its stream after (or handed its work back to): each
 // needs one event, however many operands share it. Past kMax streams it stops deduplicating,
 // which costs a redundant wait, never a missing one.

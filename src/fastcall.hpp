@@ -42,11 +42,12 @@ using FastFunction = PyObject* (*)(PyObject*, PyObject* const*, Py_ssize_t, PyOb
 // Adds fn to m as `name`. `doc` starts with the text signature: "name(a, b, /)\n--\n\n...".
 void def_fastcall(py::module_& m, const char* name, FastFunction fn, const char* doc);
 
-// Runs body (returning py::object) and turns any exception into a Python error and nullptr.
+// Runs body and turns any exception into the Python error it stands for: false when one was set.
 template <class Body>
-PyObject* guarded(Body&& body) noexcept {
+bool python_errors(Body&& body) noexcept {
   try {
-    return body().release().ptr();
+    body();
+    return true;
   } catch (py::error_already_set& e) {
     e.restore();
   } catch (const py::builtin_exception& e) {
@@ -58,7 +59,15 @@ PyObject* guarded(Body&& body) noexcept {
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }
-  return nullptr;
+  return false;
+}
+
+// Runs body (returning py::object) and turns any exception into a Python error and nullptr.
+template <class Body>
+PyObject* guarded(Body&& body) noexcept {
+  PyObject* result = nullptr;
+  python_errors([&] { result = body().release().ptr(); });
+  return result;
 }
 
 }  // namespace numcu::python

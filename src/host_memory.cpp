@@ -173,21 +173,6 @@ void ensure_slots(Slots& s, int count) {
   }
 }
 
-// Waits for every slot's queued copies on the way out, exceptions included, so that staging
-// blocks and scratch are never freed under a copy.
-struct SlotsDrain {
-  Slots& s;
-  int count;
-  ~SlotsDrain() {
-    for (int k = 0; k < count; ++k) {
-      try {
-        cuda::synchronize_event(s.events[k]);
-      } catch (...) {
-      }
-    }
-  }
-};
-
 struct PooledBlock {
   char* data = nullptr;
   PooledBlock() = default;
@@ -208,6 +193,45 @@ struct PooledBlock {
     }
   }
   bool plain = false;
+};
+
+// The device's slots for the length of one chunked transfer: locked, made, with the page-locked
+// staging blocks it asks for. On the way out, exceptions included, every slot's queued copies
+// are waited for before the blocks are freed and the lock released (so that neither staging nor
+// scratch declared before the lease is freed under a copy).
+class SlotLease {
+ public:
+  explicit SlotLease(int device) : count(slot_count()), s(slots_for(device)), lock_(s.mutex) {
+    ensure_slots(s, count);
+  }
+  SlotLease(const SlotLease&) = delete;
+  SlotLease& operator=(const SlotLease&) = delete;
+  ~SlotLease() {
+    for (int k = 0; k < count; ++k) {
+      try {
+        cuda::synchronize_event(s.events[k]);
+      } catch (...) {
+      }
+    }
+  }
+  // A page-locked staging block of `bytes`, freed with the lease.
+  char* stage(std::size_t bytes) {
+    staging_.push_back(std::make_unique<PooledBlock>(bytes));
+    return staging_.back()->data;
+  }
+  // The slots' streams wait for the work queued on `stream` so far (the chunks' memory was
+  // allocated in its order): call once that memory is allocated.
+  void start_after(Stream stream) {
+    cuda::record_event(s.start, stream);
+    for (int k = 0; k < count; ++k) cuda::wait_event(s.streams[k], s.start);
+  }
+
+  const int count;
+  Slots& s;
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+  std::vector<std::unique_ptr<PooledBlock>> staging_;
 };
 
 constexpr int kMaxViews = 4;
@@ -310,6 +334,36 @@ std::size_t bytes_of(std::int64_t elements, DType dtype) {
   return static_cast<std::size_t>(elements) * itemsize(dtype);
 }
 
+// A copy between a device array and a host array of its shape, in chunks of rows that rotate
+// over the slots, each staged in its slot's page-locked block: what upload_host and
+// download_host share. Construct it without the GIL.
+struct StagedRows {
+  StagedRows(const Exec& ex, const ArrayView& device_side, const ArrayView& host_side)
+      : views{&device_side, &host_side},
+        layout(2, views),
+        step(layout.rows_per_chunk(itemsize(device_side.dtype))),
+        rows(layout.shape[0]),
+        row_bytes(bytes_of(layout.row_elements, device_side.dtype)),
+        lease(ex.device) {
+    for (int k = 0; k < lease.count; ++k) {
+      staging.push_back(lease.stage(static_cast<std::size_t>(step) * row_bytes));
+    }
+    lease.start_after(ex.stream);
+  }
+  // The device array's rows from r0, and the bytes of n rows.
+  char* device_rows(std::int64_t r0) const {
+    return layout.data[0] + r0 * static_cast<std::int64_t>(row_bytes);
+  }
+  std::size_t bytes(std::int64_t n) const { return static_cast<std::size_t>(n) * row_bytes; }
+
+  const ArrayView* views[2];
+  const ChunkLayout layout;
+  const std::int64_t step, rows;
+  const std::size_t row_bytes;
+  SlotLease lease;
+  std::vector<char*> staging;
+};
+
 }  // namespace
 
 ArrayView upload_host(Scratch& scratch, const Exec& ex, const ArrayView& host) {
@@ -318,35 +372,19 @@ ArrayView upload_host(Scratch& scratch, const Exec& ex, const ArrayView& host) {
     return upload(scratch, ex, host);
   }
   const ArrayView dev = dense_view(scratch, ex, host.dtype, host.ndim, host.shape, &host);
-  const ArrayView* views[2] = {&dev, &host};
-  const ChunkLayout layout(2, views);
-  const std::int64_t step = layout.rows_per_chunk(itemsize(host.dtype));
-  const std::size_t row_bytes = bytes_of(layout.row_elements, host.dtype);
   py::gil_scoped_release release;
-  const int count = slot_count();
-  Slots& s = slots_for(ex.device);
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_slots(s, count);
-  std::vector<std::unique_ptr<PooledBlock>> staging;
-  for (int k = 0; k < count; ++k) {
-    staging.push_back(std::make_unique<PooledBlock>(static_cast<std::size_t>(step) * row_bytes));
-  }
-  SlotsDrain drain{s, count};
-  // The scratch memory was allocated in ex.stream's order.
-  cuda::record_event(s.start, ex.stream);
-  for (int k = 0; k < count; ++k) cuda::wait_event(s.streams[k], s.start);
-  const std::int64_t rows = layout.shape[0];
-  for (std::int64_t r0 = 0, i = 0; r0 < rows; r0 += step, ++i) {
-    const int k = static_cast<int>(i % count);
-    const std::int64_t n = std::min(step, rows - r0);
+  StagedRows c(ex, dev, host);
+  Slots& s = c.lease.s;
+  for (std::int64_t r0 = 0, i = 0; r0 < c.rows; r0 += c.step, ++i) {
+    const int k = static_cast<int>(i % c.lease.count);
+    const std::int64_t n = std::min(c.step, c.rows - r0);
     cuda::synchronize_event(s.events[k]);
-    const ArrayView stage = layout.dense(host.dtype, kHost, staging[k]->data, n);
-    run_cast(Exec{}, stage, layout.rows(1, host.dtype, kHost, r0, n), "numcu (host upload)");
-    cuda::copy_async(layout.data[0] + r0 * static_cast<std::int64_t>(row_bytes), stage.data,
-                     static_cast<std::size_t>(n) * row_bytes, s.streams[k]);
+    const ArrayView stage = c.layout.dense(host.dtype, kHost, c.staging[k], n);
+    run_cast(Exec{}, stage, c.layout.rows(1, host.dtype, kHost, r0, n), "numcu (host upload)");
+    cuda::copy_async(c.device_rows(r0), stage.data, c.bytes(n), s.streams[k]);
     cuda::record_event(s.events[k], s.streams[k]);
   }
-  for (int k = 0; k < count; ++k) cuda::wait_event(ex.stream, s.events[k]);
+  for (int k = 0; k < c.lease.count; ++k) cuda::wait_event(ex.stream, s.events[k]);
   return dev;
 }
 
@@ -361,37 +399,22 @@ void download_host(const Exec& ex, const ArrayView& dst, const ArrayView& src) {
     cuda::synchronize(ex.stream);
     return;
   }
-  const ArrayView* views[2] = {&src, &dst};
-  const ChunkLayout layout(2, views);
-  const std::int64_t step = layout.rows_per_chunk(itemsize(src.dtype));
-  const std::size_t row_bytes = bytes_of(layout.row_elements, src.dtype);
-  const int count = slot_count();
-  Slots& s = slots_for(ex.device);
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_slots(s, count);
-  std::vector<std::unique_ptr<PooledBlock>> staging;
-  for (int k = 0; k < count; ++k) {
-    staging.push_back(std::make_unique<PooledBlock>(static_cast<std::size_t>(step) * row_bytes));
-  }
-  SlotsDrain drain{s, count};
-  cuda::record_event(s.start, ex.stream);
-  for (int k = 0; k < count; ++k) cuda::wait_event(s.streams[k], s.start);
-  const std::int64_t rows = layout.shape[0];
+  StagedRows c(ex, src, dst);
+  Slots& s = c.lease.s;
   // Chunk i is copied out while chunk i - 1, already down, is moved into dst.
   auto scatter = [&](std::int64_t i) {
-    const int k = static_cast<int>(i % count);
-    const std::int64_t r0 = i * step, n = std::min(step, rows - r0);
+    const int k = static_cast<int>(i % c.lease.count);
+    const std::int64_t r0 = i * c.step, n = std::min(c.step, c.rows - r0);
     cuda::synchronize_event(s.events[k]);
-    run_cast(Exec{}, layout.rows(1, dst.dtype, kHost, r0, n),
-             layout.dense(src.dtype, kHost, staging[k]->data, n), "numcu (host download)");
+    run_cast(Exec{}, c.layout.rows(1, dst.dtype, kHost, r0, n),
+             c.layout.dense(src.dtype, kHost, c.staging[k], n), "numcu (host download)");
   };
   std::int64_t i = 0;
-  for (std::int64_t r0 = 0; r0 < rows; r0 += step, ++i) {
-    const int k = static_cast<int>(i % count);
-    const std::int64_t n = std::min(step, rows - r0);
+  for (std::int64_t r0 = 0; r0 < c.rows; r0 += c.step, ++i) {
+    const int k = static_cast<int>(i % c.lease.count);
     cuda::synchronize_event(s.events[k]);
-    cuda::copy_async(staging[k]->data, layout.data[0] + r0 * static_cast<std::int64_t>(row_bytes),
-                     static_cast<std::size_t>(n) * row_bytes, s.streams[k]);
+    cuda::copy_async(c.staging[k], c.device_rows(r0), c.bytes(std::min(c.step, c.rows - r0)),
+                     s.streams[k]);
     cuda::record_event(s.events[k], s.streams[k]);
     if (i > 0) scatter(i - 1);
   }
@@ -441,28 +464,21 @@ void run_chunked(const Exec& ex, int n, const ArrayView* views, const DType* dty
         full[j].dtype == want && layout.contiguous(j, itemsize(want)) && pinned_by_numcu(full[j]);
   }
 
-  const int count = slot_count();
-  Slots& s = slots_for(ex.device);
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ensure_slots(s, count);
   // Per slot and operand: a device chunk, and page-locked staging unless the operand is direct.
   Scratch scratch;
-  std::vector<std::unique_ptr<PooledBlock>> staging;
+  SlotLease lease(ex.device);
+  const int count = lease.count;
+  Slots& s = lease.s;
   std::vector<char*> device_chunk(static_cast<std::size_t>(count * m), nullptr);
   std::vector<char*> stage_chunk(static_cast<std::size_t>(count * m), nullptr);
   for (int k = 0; k < count; ++k) {
     for (int j = 0; j < m; ++j) {
       const std::size_t b = bytes_of(step * layout.row_elements, dtypes[index[j]]);
       device_chunk[k * m + j] = scratch.allocate(ex, b);
-      if (!direct[j]) {
-        staging.push_back(std::make_unique<PooledBlock>(b));
-        stage_chunk[k * m + j] = staging.back()->data;
-      }
+      if (!direct[j]) stage_chunk[k * m + j] = lease.stage(b);
     }
   }
-  SlotsDrain drain{s, count};
-  cuda::record_event(s.start, ex.stream);
-  for (int k = 0; k < count; ++k) cuda::wait_event(s.streams[k], s.start);
+  lease.start_after(ex.stream);
 
   const DType out_dtype = dtypes[0];
   const std::size_t out_row_bytes = bytes_of(layout.row_elements, out_dtype);
@@ -510,18 +526,13 @@ void run_chunked(const Exec& ex, int n, const ArrayView* views, const DType* dty
 // --- Python
 
 void bind_host_memory(py::module_& m) {
+  using namespace py::literals;
   m.def("_host_pool_info", [] {
     const cuda::HostPoolInfo info = cuda::host_pool_info();
-    py::dict d;
-    d["available"] = cuda::host_pool_available();
-    d["live_blocks"] = info.live_blocks;
-    d["live_bytes"] = info.live_bytes;
-    d["cached_blocks"] = info.cached_blocks;
-    d["cached_bytes"] = info.cached_bytes;
-    d["cache_limit"] = info.cache_limit;
-    d["hits"] = info.hits;
-    d["misses"] = info.misses;
-    return d;
+    return py::dict("available"_a = cuda::host_pool_available(), "live_blocks"_a = info.live_blocks,
+                    "live_bytes"_a = info.live_bytes, "cached_blocks"_a = info.cached_blocks,
+                    "cached_bytes"_a = info.cached_bytes, "cache_limit"_a = info.cache_limit,
+                    "hits"_a = info.hits, "misses"_a = info.misses);
   });
   m.def("_host_pool_release", [] { cuda::release_host_pool(); });
   m.def(
@@ -537,10 +548,7 @@ void bind_host_memory(py::module_& m) {
   m.def("_host_registry_info", [] {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    py::dict d;
-    d["arrays"] = r.spans.size();
-    d["bytes"] = r.bytes;
-    return d;
+    return py::dict("arrays"_a = r.spans.size(), "bytes"_a = r.bytes);
   });
   m.def(
       "_host_path_config",
@@ -577,15 +585,11 @@ void bind_host_memory(py::module_& m) {
         }
         host_path_config() = next;
         const HostPathConfig& c = host_path_config();
-        py::dict d;
-        d["pool_min_bytes"] = c.pool_min_bytes;
-        d["cpu_pool_min_bytes"] = c.cpu_pool_min_bytes;
-        d["pipeline_min_bytes"] = c.pipeline_min_bytes;
-        d["chunk_bytes"] = c.chunk_bytes;
-        d["streams"] = c.streams;
-        d["register_inputs"] = c.register_inputs;
-        d["register_min_bytes"] = c.register_min_bytes;
-        return d;
+        return py::dict(
+            "pool_min_bytes"_a = c.pool_min_bytes, "cpu_pool_min_bytes"_a = c.cpu_pool_min_bytes,
+            "pipeline_min_bytes"_a = c.pipeline_min_bytes, "chunk_bytes"_a = c.chunk_bytes,
+            "streams"_a = c.streams, "register_inputs"_a = c.register_inputs,
+            "register_min_bytes"_a = c.register_min_bytes);
       },
       "The host path's settings, changed by keyword (for tests and benchmarks); returns them.");
 }

@@ -931,20 +931,9 @@ void intake_host(Operand& op, py::handle obj, const char* fname, Role role) {
 enum class Taken { numcu, scalar, exchange, cupy, interfaces, host };
 
 const char* taken_name(Taken t) {
-  switch (t) {
-    case Taken::numcu:
-      return "numcu";
-    case Taken::scalar:
-      return "scalar";
-    case Taken::exchange:
-      return "exchange";
-    case Taken::cupy:
-      return "cupy";
-    case Taken::interfaces:
-      return "interfaces";
-    default:
-      return "host";
-  }
+  static constexpr const char* kNames[] = {"numcu", "scalar",     "exchange",
+                                           "cupy",  "interfaces", "host"};
+  return kNames[static_cast<int>(t)];
 }
 
 Taken intake_routed(Operand& op, py::handle obj, const char* fname, Role role, IntakeMemo* memo) {
@@ -1062,13 +1051,10 @@ void bind_intake(py::module_& m) {
   m.def(
       "_exchange_counts",
       [] {
+        using namespace py::literals;
         const ExchangeCounts& c = exchange_counts();
-        py::dict d;
-        d["views"] = c.views;
-        d["exports"] = c.exports;
-        d["imports"] = c.imports;
-        d["allocations"] = c.allocations;
-        return d;
+        return py::dict("views"_a = c.views, "exports"_a = c.exports, "imports"_a = c.imports,
+                        "allocations"_a = c.allocations);
       },
       "How many tensors numcu.ndarray's DLPack C exchange table has handed out and taken in.");
 }

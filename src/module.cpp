@@ -79,33 +79,20 @@ void bind_fused(py::module_& m);
 }  // namespace numcu::python
 
 void numcu::python::set_python_error(const Error& e) {
-  switch (e.kind()) {
-    case ErrorKind::type_error:
-      PyErr_SetString(PyExc_TypeError, e.what());
-      return;
-    case ErrorKind::value_error:
-      PyErr_SetString(PyExc_ValueError, e.what());
-      return;
-    case ErrorKind::overflow_error:
-      PyErr_SetString(PyExc_OverflowError, e.what());
-      return;
-    case ErrorKind::cuda_error:
-      PyErr_SetString(g_cuda_error, e.what());
-      return;
-    case ErrorKind::cuda_unavailable:
-      PyErr_SetString(g_cuda_unavailable, e.what());
-      return;
-    case ErrorKind::out_of_memory: {
-      PyObject* exc = PyObject_CallFunction(g_out_of_memory, "s", e.what());
-      if (exc == nullptr) return;
-      PyObject* nbytes = PyLong_FromSize_t(e.nbytes());
-      PyObject_SetAttrString(exc, "nbytes", nbytes);
-      Py_XDECREF(nbytes);
-      PyErr_SetObject(g_out_of_memory, exc);
-      Py_DECREF(exc);
-      return;
-    }
+  if (e.kind() == ErrorKind::out_of_memory) {
+    PyObject* exc = PyObject_CallFunction(g_out_of_memory, "s", e.what());
+    if (exc == nullptr) return;
+    PyObject* nbytes = PyLong_FromSize_t(e.nbytes());
+    PyObject_SetAttrString(exc, "nbytes", nbytes);
+    Py_XDECREF(nbytes);
+    PyErr_SetObject(g_out_of_memory, exc);
+    Py_DECREF(exc);
+    return;
   }
+  // By ErrorKind (out_of_memory above).
+  PyObject* const types[] = {PyExc_TypeError, PyExc_ValueError, PyExc_OverflowError,
+                             g_cuda_error,    nullptr,          g_cuda_unavailable};
+  PyErr_SetString(types[static_cast<int>(e.kind())], e.what());
 }
 
 namespace {

@@ -20,15 +20,8 @@
 namespace numcu::python {
 
 const char* memory_name(Memory memory) {
-  switch (memory) {
-    case Memory::device:
-      return "device";
-    case Memory::managed:
-      return "managed";
-    case Memory::foreign:
-      return "foreign";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"device", "managed", "foreign"};
+  return kNames[static_cast<int>(memory)];
 }
 
 DeviceAllocation::DeviceAllocation(std::size_t bytes, int device, Stream stream, bool managed)
@@ -74,17 +67,24 @@ void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const Array
   }
 }
 
-NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int device, Stream stream,
-                       const ArrayView* like, Memory memory) {
-  NdArray a;
-  ArrayView& v = a.view_;
+ArrayView dense_layout(DType dtype, int ndim, const std::int64_t* shape, int device,
+                       const ArrayView* like) {
+  ArrayView v;
   v.dtype = dtype;
   v.ndim = ndim;
   v.device = device;
   std::copy(shape, shape + ndim, v.shape);
+  dense_strides(dtype, ndim, shape, like, v.strides);
+  return v;
+}
+
+NdArray NdArray::empty(DType dtype, int ndim, const std::int64_t* shape, int device, Stream stream,
+                       const ArrayView* like, Memory memory) {
+  NdArray a;
   // Callers check shapes that come from users, naming the function; this is the last guard.
   const auto bytes = static_cast<std::size_t>(checked::check_shape("numcu", shape, ndim, dtype));
-  dense_strides(dtype, ndim, shape, like, v.strides);
+  ArrayView& v = a.view_;
+  v = dense_layout(dtype, ndim, shape, device, like);
   const Stream home = home_stream(stream);
   a.allocation_ =
       std::make_shared<DeviceAllocation>(bytes, device, home, memory == Memory::managed);
@@ -220,41 +220,27 @@ struct BufferLayout {
   std::vector<Py_ssize_t> shape, strides;
 };
 
+// PEP 3118's format of a dtype, from its kind and size (bfloat16 has none; it is refused before
+// it is asked for).
 const char* buffer_format(DType dtype) {
   const bool long64 = sizeof(long) == 8;
-  switch (dtype) {
-    case DType::bool_:
+  const int size = itemsize(dtype);
+  const int at = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;  // 1, 2, 4, 8 bytes
+  static constexpr const char* kSigned[] = {"b", "h", "i", "q"};
+  static constexpr const char* kUnsigned[] = {"B", "H", "I", "Q"};
+  static constexpr const char* kFloat[] = {"B", "e", "f", "d"};
+  switch (dtype_kind(dtype)) {
+    case 'b':
       return "?";
-    case DType::int8:
-      return "b";
-    case DType::int16:
-      return "h";
-    case DType::int32:
-      return "i";
-    case DType::int64:
-      return long64 ? "l" : "q";
-    case DType::uint8:
-      return "B";
-    case DType::uint16:
-      return "H";
-    case DType::uint32:
-      return "I";
-    case DType::uint64:
-      return long64 ? "L" : "Q";
-    case DType::float16:
-      return "e";
-    case DType::float32:
-      return "f";
-    case DType::float64:
-      return "d";
-    case DType::complex64:
-      return "Zf";
-    case DType::complex128:
-      return "Zd";
-    case DType::bfloat16:
-      break;  // PEP 3118 has no code for it; refused before it is asked for
+    case 'i':
+      return at == 3 && long64 ? "l" : kSigned[at];
+    case 'u':
+      return at == 3 && long64 ? "L" : kUnsigned[at];
+    case 'f':
+      return dtype == DType::bfloat16 ? "B" : kFloat[at];
+    default:
+      return size == 8 ? "Zf" : "Zd";
   }
-  return "B";
 }
 
 int buffer_refused(const char* what) {

@@ -138,6 +138,9 @@ const NdArray* ndarray_of(py::handle obj);
 // first) when it is given, else C order.
 void dense_strides(DType dtype, int ndim, const std::int64_t* shape, const ArrayView* like,
                    std::int64_t* strides);
+// A view of `dtype` and `shape` on `device` with those strides; its data left null.
+ArrayView dense_layout(DType dtype, int ndim, const std::int64_t* shape, int device,
+                       const ArrayView* like);
 
 // numpy.dtype objects for numcu's dtypes.
 py::object numpy_dtype(DType dtype);

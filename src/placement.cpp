@@ -105,17 +105,13 @@ const char* mode_name(PlacementModel::Mode mode) {
 namespace {
 
 py::dict model_dict() {
+  using namespace py::literals;
   const PlacementModel& m = placement_model();
-  py::dict d;
-  d["mode"] = mode_name(m.mode);
-  d["gpu_latency_s"] = m.gpu_latency_s;
-  d["cpu_latency_s"] = m.cpu_latency_s;
-  d["h2d_gbps"] = m.h2d_gbps;
-  d["d2h_gbps"] = m.d2h_gbps;
-  d["duplex_gbps"] = m.duplex_gbps;
-  d["host_gbps_1"] = m.host_gbps_1;
-  d["host_gbps_max"] = m.host_gbps_max;
-  d["host_gbps_large"] = m.host_gbps_large;
+  py::dict d("mode"_a = mode_name(m.mode), "gpu_latency_s"_a = m.gpu_latency_s,
+             "cpu_latency_s"_a = m.cpu_latency_s, "h2d_gbps"_a = m.h2d_gbps,
+             "d2h_gbps"_a = m.d2h_gbps, "duplex_gbps"_a = m.duplex_gbps,
+             "host_gbps_1"_a = m.host_gbps_1, "host_gbps_max"_a = m.host_gbps_max,
+             "host_gbps_large"_a = m.host_gbps_large);
   for (int c = 0; c < 4; ++c) {
     d[py::str(std::string("cpu_ns_") + op_class_name(static_cast<OpClass>(c)))] = m.cpu_ns[c];
   }

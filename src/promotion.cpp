@@ -1,5 +1,6 @@
 #include "promotion.hpp"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -37,13 +38,29 @@ Typed promote(Typed a, Typed b) {
   return {r, false};
 }
 
+// Every dtype from the least to the most it holds: by kind (bool, integers, floats, complex),
+// then size, signed before unsigned, then NUMCU_DTYPES' order (float16 before bfloat16).
+constexpr std::array<DType, kNumDTypes> dtypes_by_size() {
+  auto key = [](DType d) {
+    const char k = dtype_kind(d);
+    const int group = k == 'b' ? 0 : k == 'f' ? 2 : k == 'c' ? 3 : 1;
+    return (group * 32 + itemsize(d)) * 2 + (k == 'u' ? 1 : 0);
+  };
+  std::array<DType, kNumDTypes> a{};
+  for (int i = 0; i < kNumDTypes; ++i) {
+    int at = i;
+    for (; at > 0 && key(a[at - 1]) > key(static_cast<DType>(i)); --at) a[at] = a[at - 1];
+    a[at] = static_cast<DType>(i);
+  }
+  return a;
+}
+constexpr std::array<DType, kNumDTypes> kBySize = dtypes_by_size();
+static_assert(kBySize[1] == DType::int8 && kBySize[2] == DType::uint8 &&
+              kBySize[10] == DType::bfloat16 && kBySize[14] == DType::complex128);
+
 // NumPy's result type of three or more dtypes: the smallest every one casts to safely, which
 // pairwise promotion can miss (int8, uint8, float16 gives float16, not int16's float32).
 DType common_dtype(const Typed* t, int n, DType pairwise) {
-  static constexpr DType kBySize[] = {
-      DType::bool_,    DType::int8,    DType::uint8,   DType::int16,     DType::uint16,
-      DType::int32,    DType::uint32,  DType::int64,   DType::uint64,    DType::float16,
-      DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
   for (DType c : kBySize) {
     if (c == pairwise) break;
     bool all = true;

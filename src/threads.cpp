@@ -58,21 +58,15 @@ set_num_threads has not been called.
   m.def(
       "threading_info",
       [] {
+        using namespace py::literals;
         const cpu::ThreadingInfo info = cpu::threading_info();
-        py::dict d;
-        d["layer"] = info.layer;
-        d["library"] = info.library;
-        d["num_threads"] = info.num_threads;
-        d["source"] = info.source;
-        d["simd"] = info.simd;
-        py::dict grains;
-        grains["elementwise"] = cpu::kGrainElementwise;
-        grains["costly"] = cpu::kGrainCostly;
-        grains["float32_function"] = cpu::kGrainSingleFunction;
-        grains["complex_function"] = cpu::kGrainComplexFunction;
-        grains["reduction"] = cpu::kGrainReduce;
-        d["grain"] = grains;
-        return d;
+        py::dict grains("elementwise"_a = cpu::kGrainElementwise, "costly"_a = cpu::kGrainCostly,
+                        "float32_function"_a = cpu::kGrainSingleFunction,
+                        "complex_function"_a = cpu::kGrainComplexFunction,
+                        "reduction"_a = cpu::kGrainReduce);
+        return py::dict("layer"_a = info.layer, "library"_a = info.library,
+                        "num_threads"_a = info.num_threads, "source"_a = info.source,
+                        "simd"_a = info.simd, "grain"_a = grains);
       },
       R"doc(
 How the CPU backend runs: a dict with

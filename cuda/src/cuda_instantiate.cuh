@@ -1,5 +1,6 @@
-// Definitions the .cu files instantiate: one file per group of ufuncs (or per group of cast
-// targets) so that the build compiles them in parallel.
+// Definitions the .cu files instantiate: the ufunc_*.cu files the kernels of one or two ufunc
+// groups each (NUMCU_UFUNCS' `group`, so that the build compiles them in parallel), cast.cu
+// those of every cast target.
 #pragma once
 
 #include <cstdint>

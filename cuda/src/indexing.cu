@@ -181,28 +181,30 @@ __global__ void matmul_exact_kernel(const MatmulPlan p) {
   if (row < p.m && col < p.n) c[row * p.n + col] = acc;
 }
 
+// Calls f(type_tag<U>{}) with U an element type of `size` bytes that moves them as they are: the
+// unsigned integer of the size, Bytes16 for 16.
+template <class F>
+void visit_bits(int size, F&& f) {
+  switch (size) {
+    case 1:
+      return f(type_tag<std::uint8_t>{});
+    case 2:
+      return f(type_tag<std::uint16_t>{});
+    case 4:
+      return f(type_tag<std::uint32_t>{});
+    case 8:
+      return f(type_tag<std::uint64_t>{});
+    default:
+      return f(type_tag<Bytes16>{});
+  }
+}
+
 }  // namespace
 
 void gather_cuda(const GatherPlan& p, Stream stream) {
   if (p.n == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (p.itemsize) {
-    case 1:
-      launch_gather<std::uint8_t>(p, s);
-      break;
-    case 2:
-      launch_gather<std::uint16_t>(p, s);
-      break;
-    case 4:
-      launch_gather<std::uint32_t>(p, s);
-      break;
-    case 8:
-      launch_gather<std::uint64_t>(p, s);
-      break;
-    default:
-      launch_gather<Bytes16>(p, s);
-      break;
-  }
+  visit_bits(p.itemsize, [&](auto tag) { launch_gather<typename decltype(tag)::type>(p, s); });
   NUMCU_CUDA_TRY(cudaGetLastError(), "gather kernel launch");
 }
 
@@ -249,28 +251,19 @@ void matmul_exact_cuda(DType dtype, const MatmulPlan& p, Stream stream) {
                   static_cast<unsigned>((p.m + kTile - 1) / kTile), static_cast<unsigned>(p.batch));
   const dim3 block(kTile, kTile);
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (dtype) {
-    case DType::bool_:
-      matmul_exact_kernel<bool><<<grid, block, 0, s>>>(p);
-      break;
-    case DType::int8:
-    case DType::uint8:
-      matmul_exact_kernel<std::int8_t><<<grid, block, 0, s>>>(p);
-      break;
-    case DType::int16:
-    case DType::uint16:
-      matmul_exact_kernel<std::int16_t><<<grid, block, 0, s>>>(p);
-      break;
-    case DType::int32:
-    case DType::uint32:
-      matmul_exact_kernel<std::int32_t><<<grid, block, 0, s>>>(p);
-      break;
-    case DType::int64:
-    case DType::uint64:
-      matmul_exact_kernel<std::int64_t><<<grid, block, 0, s>>>(p);
-      break;
-    default:
-      throw_type_error(std::string("numcu.matmul: no exact loop for ") + dtype_name(dtype));
+  const char kind = dtype_kind(dtype);
+  if (kind == 'b') {
+    matmul_exact_kernel<bool><<<grid, block, 0, s>>>(p);
+  } else if (kind == 'i' || kind == 'u') {
+    // Unsigned products and sums have the bits of the signed ones of their size.
+    visit_bits(itemsize(dtype), [&](auto tag) {
+      using U = typename decltype(tag)::type;
+      if constexpr (std::is_integral_v<U>) {
+        matmul_exact_kernel<std::make_signed_t<U>><<<grid, block, 0, s>>>(p);
+      }
+    });
+  } else {
+    throw_type_error(std::string("numcu.matmul: no exact loop for ") + dtype_name(dtype));
   }
   NUMCU_CUDA_TRY(cudaGetLastError(), "matmul kernel launch");
 }

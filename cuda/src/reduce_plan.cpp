@@ -168,19 +168,31 @@ DType scan_out_dtype(ScanOp op, DType in) {
   return reduce::visit_scan(op, in, [](auto s) { return dtype_of_v<typename decltype(s)::Out>; });
 }
 
+namespace {
+
+// A table line's run-time answers: its own fields, and its reducer's traits.
+template <template <class> class R>
+constexpr ReductionInfo info_of(const char* name, const char* fname, const char* summary,
+                                const char* returns, ReduceForm form, ReduceResult result) {
+  using Line = R<double>;
+  return {name,
+          fname,
+          summary,
+          returns,
+          form,
+          result,
+          Line::skips_nan,
+          Line::nan_stand_in,
+          Line::no_identity,
+          Line::ufunc};
+}
+
+}  // namespace
+
 const ReductionInfo& reduction_info(ReduceOp op) {
   static constexpr ReductionInfo kInfo[] = {
 #define NUMCU_INFO(e, R, group, form, result, summary, returns) \
-  {#e,                                                          \
-   "numcu." #e,                                                 \
-   summary,                                                     \
-   returns,                                                     \
-   ReduceForm::form,                                            \
-   ReduceResult::result,                                        \
-   reduce::R<double>::skips_nan,                                \
-   reduce::R<double>::nan_stand_in,                             \
-   reduce::R<double>::no_identity,                              \
-   reduce::R<double>::ufunc},
+  info_of<reduce::R>(#e, "numcu." #e, summary, returns, ReduceForm::form, ReduceResult::result),
       NUMCU_REDUCTIONS(NUMCU_INFO)
 #undef NUMCU_INFO
   };
@@ -189,17 +201,9 @@ const ReductionInfo& reduction_info(ReduceOp op) {
 
 const ReductionInfo& scan_info(ScanOp op) {
   static constexpr ReductionInfo kInfo[] = {
-#define NUMCU_INFO(e, S, summary, returns) \
-  {#e,                                     \
-   "numcu." #e,                            \
-   summary,                                \
-   returns,                                \
-   ReduceForm::scan,                       \
-   ReduceResult::accumulated,              \
-   reduce::S<double>::skips_nan,           \
-   reduce::S<double>::nan_stand_in,        \
-   nullptr,                                \
-   reduce::S<double>::ufunc},
+#define NUMCU_INFO(e, S, summary, returns)                                \
+  info_of<reduce::S>(#e, "numcu." #e, summary, returns, ReduceForm::scan, \
+                     ReduceResult::accumulated),
       NUMCU_SCANS(NUMCU_INFO)
 #undef NUMCU_INFO
   };

@@ -231,9 +231,6 @@ DeferredFrees& deferred() {
   return *d;
 }
 
-bool is_legacy_stream(Stream stream) {
-  return stream == nullptr || static_cast<cudaStream_t>(stream) == cudaStreamLegacy;
-}
 }  // namespace
 
 void issue_deferred_frees() noexcept {
@@ -336,9 +333,6 @@ void synchronize_device(int device) {
 }
 
 namespace {
-// The legacy default stream: null, or its explicit handle 1.
-bool legacy_stream(Stream s) { return s == nullptr || s == reinterpret_cast<Stream>(1); }
-
 // The blocking streams numcu made (numcu.cuda.Stream() by default): known without asking the
 // driver. Other libraries' streams are not asked about (a wait costs little more than the query).
 // Never destroyed: streams may be destroyed by Python's finalisation after static destructors.
@@ -363,9 +357,9 @@ void stream_wait(Stream consumer, Stream producer) {
   // CUDA orders the legacy default stream with every blocking stream itself (the per-thread
   // default stream included): work queued on one waits for what the other queued before. Known
   // blocking here: the per-thread default stream and numcu's own blocking streams.
-  if (legacy_stream(consumer) || legacy_stream(producer)) {
-    const Stream other = legacy_stream(consumer) ? producer : consumer;
-    if (legacy_stream(other) || other == reinterpret_cast<Stream>(2)) return;
+  if (is_legacy_stream(consumer) || is_legacy_stream(producer)) {
+    const Stream other = is_legacy_stream(consumer) ? producer : consumer;
+    if (is_legacy_stream(other) || other == reinterpret_cast<Stream>(2)) return;
     if (numcu_blocking_stream(other)) return;
   }
   // One event per thread and device, re-recorded each time: a wait captures the event's state

@@ -81,13 +81,9 @@ void* allocate_zeroed(std::size_t bytes, int device, Stream stream) {
   return ptr;
 }
 
-bool is_legacy(Stream stream) {
-  return stream == nullptr || static_cast<cudaStream_t>(stream) == cudaStreamLegacy;
-}
-
 Buffer* kept_buffer(Stream stream, int device) {
   Registry& r = registry();
-  if (is_legacy(stream)) return device < kMaxDevices ? &r.legacy[device] : nullptr;
+  if (is_legacy_stream(stream)) return device < kMaxDevices ? &r.legacy[device] : nullptr;
   std::lock_guard<std::mutex> lock(r.mutex);
   const auto it = r.owned.find(stream);
   if (it == r.owned.end() || it->second->device != device) return nullptr;

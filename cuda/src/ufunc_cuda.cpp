@@ -1,5 +1,6 @@
 // The CUDA backend's one switch over the ufuncs and one over cast targets; the kernels are
-// instantiated in ufunc_<group>.cu and cast_to_*.cu. Plain C++: it only calls them.
+// instantiated in the ufunc_*.cu files of their groups (NUMCU_UFUNCS' `group`) and in cast.cu.
+// Plain C++: it only calls them.
 #include <string>
 
 #include "cast_cuda.hpp"

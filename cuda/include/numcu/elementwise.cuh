@@ -410,10 +410,4 @@ void launch_elementwise_variants(const Op& op, const ElementwisePlan<1 + sizeof.
   NUMCU_CUDA_TRY(cudaGetLastError(), "elementwise kernel launch");
 }
 
-template <class Op, class Out, class... In>
-void launch_elementwise(const Op& op, const ElementwisePlan<1 + sizeof...(In)>& p,
-                        cudaStream_t stream) {
-  launch_elementwise_variants<Variants::full, Op, Out, In...>(op, p, stream);
-}
-
 }  // namespace numcu::kernels

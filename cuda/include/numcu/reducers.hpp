@@ -418,37 +418,18 @@ struct SqDev : Base {
   }
 };
 
-// Scans: cumsum and cumprod accumulate like sum and prod and store the input's type for
-// float16 and bfloat16, the accumulator's otherwise. nancumsum and nancumprod take a NaN (a
+// Scans: cumsum and cumprod accumulate as sum and prod do (Accumulate), and store the input's type
+// for float16 and bfloat16, the accumulator's otherwise. nancumsum and nancumprod take a NaN (a
 // complex number with a NaN part) as the identity; they have loops for inexact dtypes only, as
 // the nan-reductions do.
 template <class T, int Identity, bool Multiply, bool Nan = false>
-struct Scan {
-  using In = T;
-  using Acc = sum_acc_t<T>;
-  using Out = std::conditional_t<is_narrow_float_v<T>, T, Acc>;
+struct Scan : Accumulate<T, sum_acc_t<T>, Identity, Nan, Multiply> {
+  using Reducer = Accumulate<T, sum_acc_t<T>, Identity, Nan, Multiply>;
+  using typename Reducer::Acc;
+  using typename Reducer::Out;
   static constexpr bool multiply = Multiply;
-  static constexpr bool skips_nan = false;
-  static constexpr double nan_stand_in = Identity;
-  static constexpr const char* ufunc = Nan ? nullptr : Multiply ? "multiply" : "add";
-  template <class U>
-  static constexpr bool supports = true;
-  NUMCU_HD Acc identity() const { return Acc(Identity); }
-  NUMCU_HD Acc leaf(T x) const {
-    const Acc v = convert<Acc>(x);
-    if constexpr (Nan) {
-      if (is_nan(v)) return Acc(Identity);
-    }
-    return v;
-  }
-  NUMCU_HD Acc operator()(Acc a, Acc b) const {
-    if constexpr (Multiply) {
-      return wrap_mul(a, b);
-    } else {
-      return wrap_add(a, b);
-    }
-  }
-  NUMCU_HD Out finalize(Acc a) const { return convert<Out>(a); }
+  NUMCU_HD Acc leaf(T x) const { return Reducer::leaf(x, 0, 0); }
+  NUMCU_HD Out finalize(Acc a) const { return Reducer::finalize(a, 0); }
 };
 
 template <class T>

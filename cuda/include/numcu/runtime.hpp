@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,11 @@ void launch_empty(Stream stream);
 // The stream numcu queues work on in this thread (nullptr: the legacy default stream), and
 // setting it (what `with numcu.cuda.Stream(...)` does).
 Stream current_stream();
+// Whether `stream` is the legacy default stream: null, or its explicit handle 1
+// (cudaStreamLegacy).
+inline bool is_legacy_stream(Stream stream) {
+  return stream == nullptr || stream == reinterpret_cast<Stream>(std::uintptr_t{1});
+}
 void set_current_stream(Stream stream);
 // Streams numcu owns (numcu.cuda.Stream()).
 Stream create_stream(bool non_blocking);
