@@ -334,6 +334,7 @@ def array_backend():
     import dask.array as da
     from dask import config
     from dask.array.backends import ArrayBackendEntrypoint
+    from dask.array.utils import meta_from_array
 
     register()
 
@@ -349,7 +350,7 @@ def array_backend():
 
         @classmethod
         def to_backend(cls, data, **kwargs):
-            if isinstance(data._meta, ndarray):
+            if isinstance(meta_from_array(data), ndarray):
                 return data
             return data.map_blocks(_core.asarray, meta=_core.empty((0,) * data.ndim), **kwargs)
 

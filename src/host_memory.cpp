@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "foreign.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
 #include "numcu/runtime.hpp"
@@ -32,7 +33,7 @@ py::object numpy_result(DType dtype, int ndim, const std::int64_t* shape,
   void* block = bytes >= pool_min_bytes && bytes > 0 ? cuda::allocate_host_pooled(bytes) : nullptr;
   if (block == nullptr) {
     py::object a = numpy_empty(dtype, ndim, shape, strides);
-    *data = py::detail::array_proxy(a.ptr())->data;  // a new, writable array of its own memory
+    *data = foreign::numpy_array(a.ptr())->data;  // a new, writable array of its own memory
     return a;
   }
   // The capsule is the array's base: the block goes back when the last view of it is gone.
@@ -97,7 +98,7 @@ void register_input(const Operand& x) {
   // registered, which serves every view of it.
   if (!py::isinstance<py::array>(x.keepalive)) return;
   py::array a = py::reinterpret_borrow<py::array>(x.keepalive);
-  while (!(a.flags() & py::detail::npy_api::NPY_ARRAY_OWNDATA_)) {
+  while (!(a.flags() & foreign::kNumpyOwnData)) {
     py::object base = a.base();
     if (!py::isinstance<py::array>(base)) return;
     a = py::reinterpret_borrow<py::array>(base);

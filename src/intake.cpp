@@ -11,6 +11,7 @@
 #include "arguments.hpp"
 #include "bfloat16.hpp"
 #include "dlpack.hpp"
+#include "foreign.hpp"
 #include "ndarray.hpp"
 #include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
@@ -118,8 +119,8 @@ void take_host_view(py::handle obj, const char* fname, Role role, Operand& op, b
 // non-native byte order.
 bool intake_numpy(py::handle obj, const char* fname, Role role, Operand& op) {
   constexpr int kUserDefined = 256;  // NPY_USERDEF
-  const auto* a = py::detail::array_proxy(obj.ptr());
-  const auto* d = py::detail::array_descriptor_proxy(a->descr);
+  const auto* a = foreign::numpy_array(obj.ptr());
+  const auto* d = foreign::numpy_descr(a->descr);
   DType dtype;
   if (d->type_num >= kUserDefined || d->byteorder == '>' ||
       !dtype_from_kind(d->kind,
@@ -133,16 +134,15 @@ bool intake_numpy(py::handle obj, const char* fname, Role role, Operand& op) {
   v.dtype = dtype;
   v.ndim = a->nd;
   v.device = kHost;
-  v.readonly = (a->flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_) == 0;
+  v.readonly = (a->flags & foreign::kNumpyWriteable) == 0;
   for (int i = 0; i < v.ndim; ++i) {
     v.shape[i] = a->dimensions[i];
     v.strides[i] = a->strides[i];
   }
   // NumPy's aligned flag is numcu's test but for complex numbers, which NumPy aligns to their
   // parts and numcu's loops to their size.
-  take_host_view(
-      obj, fname, role, op,
-      (a->flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0 && dtype_kind(dtype) != 'c');
+  take_host_view(obj, fname, role, op,
+                 (a->flags & foreign::kNumpyAligned) != 0 && dtype_kind(dtype) != 'c');
   return true;
 }
 
@@ -257,7 +257,7 @@ const Names& names() {
                  intern("dtype"),
                  intern("ndim"),
                  intern("size"),
-                 intern("_c_contiguous")};
+                 intern(foreign::kCupyCContiguous)};
   }();
   return n;
 }

@@ -11,6 +11,7 @@
 #include "bfloat16.hpp"
 #include "dlpack.hpp"
 #include "elementwise_call.hpp"
+#include "foreign.hpp"
 #include "intake.hpp"
 #include "numcu/checked.hpp"
 #include "numcu/errors.hpp"
@@ -178,7 +179,6 @@ py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
   // NumPy's own constructor, as py::array's calls it, without the two vectors and the dtype
   // conversion around it (a tenth of a small call). It takes the reference to the descriptor.
   static_assert(sizeof(Py_intptr_t) == sizeof(std::int64_t), "64-bit extents");
-  const auto& api = py::detail::npy_api::get();
   auto* dims = const_cast<Py_intptr_t*>(reinterpret_cast<const Py_intptr_t*>(shape));
   // C-order strides are left to NumPy, which then sets the array's flags as it fills them in
   // instead of deriving them from given strides (about 90 instructions a call, by callgrind).
@@ -190,8 +190,7 @@ py::object numpy_empty(DType dtype, int ndim, const std::int64_t* shape,
   }
   auto* steps =
       c_order ? nullptr : const_cast<Py_intptr_t*>(reinterpret_cast<const Py_intptr_t*>(strides));
-  PyObject* a = api.PyArray_NewFromDescr_(api.PyArray_Type_, numpy_dtype(dtype).release().ptr(),
-                                          ndim, dims, steps, nullptr, 0, nullptr);
+  PyObject* a = foreign::numpy_new(numpy_dtype(dtype).release().ptr(), ndim, dims, steps);
   if (a == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(a);
 }
@@ -382,8 +381,7 @@ PyTypeObject* g_ndarray_type = nullptr;  // numcu.ndarray, set when the module b
 const NdArray* ndarray_of(py::handle obj) {
   PyObject* o = obj.ptr();
   if (Py_TYPE(o) == g_ndarray_type) {
-    auto* inst = reinterpret_cast<py::detail::instance*>(o);
-    return static_cast<const NdArray*>(inst->get_value_and_holder().value_ptr());
+    return foreign::pybind_value<const NdArray>(o);
   }
   if (g_ndarray_type == nullptr || !PyObject_TypeCheck(o, g_ndarray_type)) return nullptr;
   return &obj.cast<const NdArray&>();

@@ -18,6 +18,7 @@
 #endif
 
 #include "elementwise_call.hpp"
+#include "foreign.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/errors.hpp"
@@ -167,7 +168,7 @@ bool owns_its_stream(py::handle obj) {
     case StreamType::cupy_from_external: {
       // CuPy marks a wrapped foreign stream by the reference it holds to the foreign object.
       // Where the mark is not found, the stream is not taken to be the object's.
-      PyObject* ref = PyObject_GetAttrString(obj.ptr(), "_foreign_stream_ref");
+      PyObject* ref = PyObject_GetAttrString(obj.ptr(), foreign::kCupyForeignStreamRef);
       if (ref == nullptr) {
         PyErr_Clear();
         return false;
@@ -314,8 +315,7 @@ bool readable(std::uintptr_t address, std::size_t bytes) {
 
 bool numcu_stream_handle(py::handle obj, Stream* handle) {
   if (g_stream_type == nullptr || Py_TYPE(obj.ptr()) != g_stream_type) return false;
-  auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
-  *handle = static_cast<const PyStream*>(inst->get_value_and_holder().value_ptr())->handle();
+  *handle = foreign::pybind_value<const PyStream>(obj.ptr())->handle();
   return true;
 }
 
