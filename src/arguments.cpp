@@ -130,13 +130,69 @@ DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync
   return r;
 }
 
+namespace {
+
+// The objects dtype= is most often given as, numpy.dtype instances and scalar types (np.float32,
+// float), are long-lived singletons: each one's answer is kept, with a reference that keeps the
+// object (and so its address) alive. A few dozen at most are ever seen.
+struct KnownDtypes {
+  static constexpr int kSize = 64;
+  PyObject* objects[kSize] = {};
+  DType dtypes[kSize] = {};
+  int count = 0;
+
+  const DType* find(PyObject* o) const {
+    for (int i = 0; i < count; ++i) {
+      if (objects[i] == o) return &dtypes[i];
+    }
+    return nullptr;
+  }
+  void add(PyObject* o, DType d) {
+    if (count == kSize) return;
+    Py_INCREF(o);
+    objects[count] = o;
+    dtypes[count++] = d;
+  }
+};
+
+KnownDtypes& known_dtypes() {
+  static KnownDtypes* k = new KnownDtypes;  // the GIL guards it
+  return *k;
+}
+
+// The dtype a str names, where it is one of numcu's dtype names (what numpy.dtype() makes of it
+// too); false for any other text, which numpy.dtype() reads.
+bool dtype_by_name(py::handle text, DType* out) {
+  Py_ssize_t size = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (s == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const char* name = dtype_name(static_cast<DType>(i));
+    if (std::strlen(name) == static_cast<std::size_t>(size) && std::memcmp(name, s, size) == 0) {
+      *out = static_cast<DType>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 DType dtype_from_python(py::handle dtype, const char* fname) {
+  KnownDtypes& known = known_dtypes();
+  if (const DType* hit = known.find(dtype.ptr())) return *hit;
   // By name, bfloat16 needs no ml_dtypes: device arrays of it work without.
-  if (PyUnicode_Check(dtype.ptr()) && dtype.cast<std::string>() == "bfloat16") {
+  DType named;
+  if (PyUnicode_Check(dtype.ptr()) && dtype_by_name(dtype, &named)) return named;
+  py::object d = py::module_::import("numpy").attr("dtype")(dtype);
+  const bool singleton = PyType_Check(dtype.ptr()) || py::isinstance<py::dtype>(dtype);
+  if (is_ml_bfloat16(d)) {
+    if (singleton) known.add(dtype.ptr(), DType::bfloat16);
     return DType::bfloat16;
   }
-  py::object d = py::module_::import("numpy").attr("dtype")(dtype);
-  if (is_ml_bfloat16(d)) return DType::bfloat16;
   const std::string kind = d.attr("kind").cast<std::string>();
   const int size = d.attr("itemsize").cast<int>();
   const std::string order = d.attr("byteorder").cast<std::string>();
@@ -144,6 +200,7 @@ DType dtype_from_python(py::handle dtype, const char* fname) {
   if (kind.size() != 1 || order == ">" || !dtype_from_kind(kind[0], size, &out)) {
     throw_type_error(std::string(fname) + ": unsupported dtype " + py::str(d).cast<std::string>());
   }
+  if (singleton) known.add(dtype.ptr(), out);
   return out;
 }
 

@@ -12,8 +12,11 @@
 #include <vector>
 
 #include "array_api.hpp"
+#include "docstrings.hpp"
 #include "elementwise_call.hpp"
 #include "execution.hpp"
+#include "fastcall.hpp"
+#include "foreign.hpp"
 #include "intake.hpp"
 #include "ndarray.hpp"
 #include "numcu/checked.hpp"
@@ -27,6 +30,7 @@ namespace {
 enum class MemoryRequest { device, managed, pinned };
 
 MemoryRequest parse_memory(py::handle memory, const char* fname) {
+  if (!memory) return MemoryRequest::device;  // not given
   if (PyUnicode_Check(memory.ptr())) {
     const std::string name = memory.cast<std::string>();
     if (name == "device") return MemoryRequest::device;
@@ -49,13 +53,7 @@ Target target_of(const char* fname, py::handle device, py::handle stream, py::ha
   t.memory = parse_memory(memory, fname);
   const DeviceRequest req = parse_device(device, py::none(), py::none(), fname, stream);
   if (t.memory == MemoryRequest::pinned) {
-    if (!cuda::is_available()) {
-      throw Error(ErrorKind::cuda_unavailable,
-                  std::string(fname) +
-                      ": memory='pinned' needs CUDA, and no CUDA device is "
-                      "available (" +
-                      cuda::unavailable_reason() + ")");
-    }
+    if (!cuda::is_available()) cuda_unavailable(fname, "memory='pinned' needs CUDA, and ");
     return t;  // page-locked host memory, usable by every device
   }
   if (req.kind == DeviceRequest::Kind::cpu && t.memory == MemoryRequest::managed) {
@@ -80,14 +78,13 @@ struct Created {
 
 void free_pinned(void* ptr) { cuda::free_pinned(ptr); }
 
-Created create(const Target& t, DType dtype, const std::vector<std::int64_t>& shape,
+Created create(const Target& t, DType dtype, int ndim, const std::int64_t* shape,
                const ArrayView* like) {
   Created c;
-  const int ndim = static_cast<int>(shape.size());
   if (t.ex.gpu) {
     cuda::activate(t.ex.device);
     NdArray a =
-        NdArray::empty(dtype, ndim, shape.data(), t.ex.device, t.ex.stream, like,
+        NdArray::empty(dtype, ndim, shape, t.ex.device, t.ex.stream, like,
                        t.memory == MemoryRequest::managed ? Memory::managed : Memory::device);
     c.view = a.view();
     c.allocation = a.allocation();
@@ -95,11 +92,7 @@ Created create(const Target& t, DType dtype, const std::vector<std::int64_t>& sh
     return c;
   }
   ArrayView& v = c.view;
-  v.dtype = dtype;
-  v.ndim = ndim;
-  v.device = kHost;
-  std::copy(shape.begin(), shape.end(), v.shape);
-  dense_strides(dtype, ndim, shape.data(), like, v.strides);
+  v = dense_layout(dtype, ndim, shape, kHost, like);
   if (t.memory == MemoryRequest::pinned) {
     void* ptr = cuda::allocate_pinned(static_cast<std::size_t>(v.size()) * itemsize(dtype));
     // NumPy frees the memory through this owner when the array (and every view) is gone.
@@ -109,12 +102,12 @@ Created create(const Target& t, DType dtype, const std::vector<std::int64_t>& sh
     v.data = static_cast<char*>(ptr);
   } else {
     c.object = numpy_empty(dtype, ndim, v.shape, v.strides);
-    v.data = static_cast<char*>(py::array(c.object).mutable_data());
+    v.data = foreign::numpy_array(c.object.ptr())->data;  // a new array of its own memory
   }
   return c;
 }
 
-void fill(const Target& t, const Created& c, const Operand& value, const char* fname) {
+void fill_created(const Target& t, const Created& c, const Operand& value, const char* fname) {
   if (c.view.size() == 0) return;
   if (t.ex.gpu) {
     run_fill(t.ex, c.view, value, fname);
@@ -136,56 +129,68 @@ bool array_fill(const Operand& value) {
   return value.kind == Operand::Kind::device || value.view.ndim != 0;
 }
 
-py::object full(py::handle shape_obj, py::handle value, py::handle dtype_obj, py::handle device,
-                py::handle stream, py::handle memory, const char* fname) {
-  cuda::DeviceRestore restore;  // see runtime.hpp
-  const bool has_value = !value.is_none();
-  Operand v;
-  if (has_value) {
-    v = intake(value, fname);
-    if (array_fill(v)) {
-      return composition(Composition::full_from_array)(shape_obj, value, dtype_obj, device, stream,
-                                                       memory, fname);
-    }
+// What empty, zeros, ones and full (and their *_like forms) fill the new array with.
+enum class Fill { none, zeros, ones, value };
+
+// The fill value as an operand: zeros' and ones' are made once.
+const Operand& fill_operand(Fill fill, py::handle value, Operand& given, const char* fname) {
+  if (fill == Fill::zeros) {
+    static const Operand* zero = new Operand(intake(py::int_(0), "numcu.zeros"));
+    return *zero;
   }
-  const std::vector<std::int64_t> shape = shape_from(shape_obj, fname);
-  // NumPy: full's dtype follows the value; empty's is float64.
-  const DType dtype = !dtype_obj.is_none() ? dtype_from_python(dtype_obj, fname)
-                      : has_value          ? v.view.dtype
-                                           : DType::float64;
-  checked::check_shape(fname, shape.data(), static_cast<int>(shape.size()), dtype);
-  if (has_value) check_weak_int(v, dtype, fname);
-  const Target t = target_of(fname, device, stream, memory, kDefaultDevice);
-  const Created c = create(t, dtype, shape, nullptr);
-  if (has_value) fill(t, c, v, fname);
-  finish(t, c);
-  return c.object;
+  if (fill == Fill::ones) {
+    static const Operand* one = new Operand(intake(py::int_(1), "numcu.ones"));
+    return *one;
+  }
+  given = intake(value, fname);
+  return given;
 }
 
-py::object full_like(py::handle a, py::handle value, py::handle dtype_obj, py::handle shape_obj,
-                     py::handle device, py::handle stream, py::handle memory, const char* fname) {
+// numcu.empty, zeros, ones and full; with a model array `like` (not null), their *_like forms:
+// like's shape, dtype, layout and place unless shape, dtype or device say otherwise. `memory`
+// null: not given.
+py::object create_filled(const char* fname, Fill fill, const py::handle* like, py::handle shape_obj,
+                         py::handle value, py::handle dtype_obj, py::handle device,
+                         py::handle stream, py::handle memory) {
   cuda::DeviceRestore restore;  // see runtime.hpp
-  const bool has_value = !value.is_none();
-  Operand v;
-  if (has_value) {
-    v = intake(value, fname);
-    if (array_fill(v)) {
-      return composition(Composition::full_like_from_array)(a, value, dtype_obj, shape_obj, device,
-                                                            stream, memory, fname);
+  Operand given;
+  const Operand* v = nullptr;
+  if (fill != Fill::none) {
+    v = &fill_operand(fill, value, given, fname);
+    if (array_fill(*v)) {
+      const py::object memory_obj =
+          memory ? py::reinterpret_borrow<py::object>(memory) : py::object(py::str("device"));
+      if (like == nullptr) {
+        return composition(Composition::full_from_array)(shape_obj, value, dtype_obj, device,
+                                                         stream, memory_obj, fname);
+      }
+      return composition(Composition::full_like_from_array)(*like, value, dtype_obj, shape_obj,
+                                                            device, stream, memory_obj, fname);
     }
   }
-  const Operand x = intake(a, fname);
-  const DType dtype = dtype_obj.is_none() ? x.view.dtype : dtype_from_python(dtype_obj, fname);
-  const std::vector<std::int64_t> shape =
-      shape_obj.is_none() ? std::vector<std::int64_t>(x.view.shape, x.view.shape + x.view.ndim)
-                          : shape_from(shape_obj, fname);
-  checked::check_shape(fname, shape.data(), static_cast<int>(shape.size()), dtype);
-  if (has_value) check_weak_int(v, dtype, fname);
-  const Target t = target_of(fname, device, stream, memory,
-                             x.kind == Operand::Kind::device ? x.view.device : kHost);
-  // NumPy's order='K': the layout of `a` (dense), where the number of dimensions is kept.
-  const Created c = create(t, dtype, shape, &x.view);
-  if (has_value) fill(t, c, v, fname);
+  Operand model;
+  if (like != nullptr) model = intake(*like, fname);
+  std::int64_t shape[kMaxDims];
+  const int ndim = shape_obj.is_none() && like != nullptr
+                       ? (std::copy(model.view.shape, model.view.shape + model.view.ndim, shape),
+                          model.view.ndim)
+                       : shape_into(shape_obj, fname, shape);
+  // NumPy: full's dtype follows the value, empty's (zeros', ones') is float64; *_like's is the
+  // model's.
+  const DType dtype = !dtype_obj.is_none()  ? dtype_from_python(dtype_obj, fname)
+                      : like != nullptr     ? model.view.dtype
+                      : fill == Fill::value ? v->view.dtype
+                                            : DType::float64;
+  checked::check_shape(fname, shape, ndim, dtype);
+  if (v != nullptr) check_weak_int(*v, dtype, fname);
+  const int follow = like == nullptr                       ? kDefaultDevice
+                     : model.kind == Operand::Kind::device ? model.view.device
+                                                           : kHost;
+  const Target t = target_of(fname, device, stream, memory, follow);
+  // NumPy's order='K' for *_like: the layout of `like` (dense), where the number of dimensions
+  // is kept.
+  const Created c = create(t, dtype, ndim, shape, like == nullptr ? nullptr : &model.view);
+  if (v != nullptr) fill_created(t, c, *v, fname);
   finish(t, c);
   return c.object;
 }
@@ -331,7 +336,7 @@ py::object arange(py::handle start_obj, py::handle stop_obj, py::handle step_obj
   }
   checked::check_shape(fname, &length, 1, dtype);
   const Target t = target_of(fname, device, stream, memory, kDefaultDevice);
-  const Created c = create(t, dtype, {length}, nullptr);
+  const Created c = create(t, dtype, 1, &length, nullptr);
   run_sequence(t, c.view, dtype, p);
   finish(t, c);
   return c.object;
@@ -459,7 +464,7 @@ py::object linspace(py::handle start_obj, py::handle stop_obj, py::handle num_ob
   });
 
   const Target t = target_of(fname, device, stream, memory, kDefaultDevice);
-  const Created c = create(t, want, {static_cast<std::int64_t>(num)}, nullptr);
+  const Created c = create(t, want, 1, &length, nullptr);
   if (num > 0) {
     if (want == dt) {
       run_sequence(t, c.view, dt, p);
@@ -498,65 +503,96 @@ memory : {'device', 'managed', 'pinned'}
 
 std::string creation_doc(const char* text) { return std::string(text) + kCreationParams; }
 
+// The parameters of empty, zeros, ones and full, and of their *_like forms (Like: a model array
+// first, and a shape after the dtype), by place: NumPy's names and order.
+template <Fill F, bool Like>
+struct CreationParams {
+  static constexpr int value = F == Fill::value ? 1 : 0;  // fill_value, where there is one
+  static constexpr int dtype = 1 + value;
+  static constexpr int shape = Like ? dtype + 1 : 0;
+  static constexpr int device = Like ? shape + 1 : dtype + 1;
+  static constexpr int stream = device + 1;
+  static constexpr int memory = device + 2;
+  static constexpr int count = device + 3;
+  static const char* const* names() {
+    static const char* const plain[] = {"shape", "dtype", "device", "stream", "memory"};
+    static const char* const valued[] = {"shape",  "fill_value", "dtype",
+                                         "device", "stream",     "memory"};
+    static const char* const like[] = {"a", "dtype", "shape", "device", "stream", "memory"};
+    static const char* const like_valued[] = {"a",      "fill_value", "dtype", "shape",
+                                              "device", "stream",     "memory"};
+    if constexpr (Like) return value ? like_valued : like;
+    return value ? valued : plain;
+  }
+};
+
+constexpr const char* creation_name(Fill fill, bool like) {
+  switch (fill) {
+    case Fill::none:
+      return like ? "numcu.empty_like" : "numcu.empty";
+    case Fill::zeros:
+      return like ? "numcu.zeros_like" : "numcu.zeros";
+    case Fill::ones:
+      return like ? "numcu.ones_like" : "numcu.ones";
+    case Fill::value:
+      break;
+  }
+  return like ? "numcu.full_like" : "numcu.full";
+}
+
+// numcu.empty, zeros, ones, full and their *_like forms, on CPython's vectorcall convention
+// (fastcall.hpp): a small creation costs little more than its allocation.
+template <Fill F, bool Like>
+PyObject* creation_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    using P = CreationParams<F, Like>;
+    static const ArgSpec spec{
+        creation_name(F, Like), P::names(), P::count, 0, P::device, 1 + P::value};
+    PyObject* v[P::count];
+    parse_fastcall(spec, args, nargs, kwnames, v);
+    if (P::value && given(v[P::value]).is_none()) {
+      throw_type_error(std::string(spec.fname) + ": fill_value must be a scalar, not None");
+    }
+    const py::handle like = v[0];
+    return create_filled(spec.fname, F, Like ? &like : nullptr, given(v[P::shape]),
+                         P::value ? given(v[P::value]) : py::handle(Py_None), given(v[P::dtype]),
+                         given(v[P::device]), given(v[P::stream]), v[P::memory]);
+  });
+}
+
+template <Fill F, bool Like>
+void def_creation(py::module_& m, const char* text) {
+  using P = CreationParams<F, Like>;
+  const char* name = creation_name(F, Like) + 6;  // after "numcu."
+  std::string sig = std::string(name) + "(";
+  for (int i = 0; i < P::count; ++i) {
+    const std::string param = P::names()[i];
+    sig += i == 0 ? param : (i == P::device ? ", *, " : ", ") + param;
+    if (i >= P::dtype) sig += param == "memory" ? "='device'" : "=None";
+  }
+  def_fastcall(m, name, &creation_entry<F, Like>, keep(sig + ")\n--\n\n" + creation_doc(text)));
+}
+
 }  // namespace
 
 void bind_creation(py::module_& m) {
-  static const std::string empty_doc = creation_doc(R"doc(
-A new array of `shape` (float64 unless `dtype`), uninitialised.
+  const char* shape_params = R"doc(
 
 Parameters
 ----------
 shape : int or sequence of ints
-dtype : optional)doc");
-  m.def(
-      "empty",
-      [](py::handle shape, py::handle dtype, py::handle device, py::handle stream,
-         py::handle memory) {
-        return full(shape, py::none(), dtype, device, stream, memory, "numcu.empty");
-      },
-      py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      empty_doc.c_str());
-  static const std::string zeros_doc = creation_doc(R"doc(
-A new array of zeros (float64 unless `dtype`).
-
-Parameters
-----------
-shape : int or sequence of ints
-dtype : optional)doc");
-  m.def(
-      "zeros",
-      [](py::handle shape, py::handle dtype, py::handle device, py::handle stream,
-         py::handle memory) {
-        return full(shape, py::int_(0),
-                    dtype.is_none() ? py::object(numpy_dtype(DType::float64))
-                                    : py::reinterpret_borrow<py::object>(dtype),
-                    device, stream, memory, "numcu.zeros");
-      },
-      py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      zeros_doc.c_str());
-  static const std::string ones_doc = creation_doc(R"doc(
-A new array of ones (float64 unless `dtype`).
-
-Parameters
-----------
-shape : int or sequence of ints
-dtype : optional)doc");
-  m.def(
-      "ones",
-      [](py::handle shape, py::handle dtype, py::handle device, py::handle stream,
-         py::handle memory) {
-        return full(shape, py::int_(1),
-                    dtype.is_none() ? py::object(numpy_dtype(DType::float64))
-                                    : py::reinterpret_borrow<py::object>(dtype),
-                    device, stream, memory, "numcu.ones");
-      },
-      py::arg("shape"), py::arg("dtype") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      ones_doc.c_str());
-  static const std::string full_doc = creation_doc(R"doc(
-A new array filled with `fill_value`, of its dtype unless `dtype` is given: a scalar, or an
+dtype : optional)doc";
+  def_creation<Fill::none, false>(
+      m, (std::string("A new array of `shape` (float64 unless `dtype`), uninitialised.") +
+          shape_params)
+             .c_str());
+  def_creation<Fill::zeros, false>(
+      m, (std::string("A new array of zeros (float64 unless `dtype`).") + shape_params).c_str());
+  def_creation<Fill::ones, false>(
+      m, (std::string("A new array of ones (float64 unless `dtype`).") + shape_params).c_str());
+  def_creation<Fill::value, false>(
+      m,
+      R"doc(A new array filled with `fill_value`, of its dtype unless `dtype` is given: a scalar, or an
 array broadcast to the shape (a device array's values are copied without the host waiting).
 
 Parameters
@@ -564,17 +600,6 @@ Parameters
 shape : int or sequence of ints
 fill_value : scalar or array
 dtype : optional)doc");
-  m.def(
-      "full",
-      [](py::handle shape, py::handle value, py::handle dtype, py::handle device, py::handle stream,
-         py::handle memory) {
-        if (value.is_none())
-          throw py::type_error("numcu.full: fill_value must be a scalar, not None");
-        return full(shape, value, dtype, device, stream, memory, "numcu.full");
-      },
-      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      full_doc.c_str());
 
   const char* like_params = R"doc(
 
@@ -588,56 +613,17 @@ dtype : optional
     Overrides the dtype.
 shape : int or sequence of ints, optional
     Overrides the shape.)doc";
-  static const std::string empty_like_doc =
-      creation_doc((std::string("A new uninitialised array like `a`.") + like_params).c_str());
-  m.def(
-      "empty_like",
-      [](py::handle a, py::handle dtype, py::handle shape, py::handle device, py::handle stream,
-         py::handle memory) {
-        return full_like(a, py::none(), dtype, shape, device, stream, memory, "numcu.empty_like");
-      },
-      py::arg("a"), py::arg("dtype") = py::none(), py::arg("shape") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      empty_like_doc.c_str());
-  static const std::string zeros_like_doc =
-      creation_doc((std::string("A new array of zeros like `a`.") + like_params).c_str());
-  m.def(
-      "zeros_like",
-      [](py::handle a, py::handle dtype, py::handle shape, py::handle device, py::handle stream,
-         py::handle memory) {
-        return full_like(a, py::int_(0), dtype, shape, device, stream, memory, "numcu.zeros_like");
-      },
-      py::arg("a"), py::arg("dtype") = py::none(), py::arg("shape") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      zeros_like_doc.c_str());
-  static const std::string ones_like_doc =
-      creation_doc((std::string("A new array of ones like `a`.") + like_params).c_str());
-  m.def(
-      "ones_like",
-      [](py::handle a, py::handle dtype, py::handle shape, py::handle device, py::handle stream,
-         py::handle memory) {
-        return full_like(a, py::int_(1), dtype, shape, device, stream, memory, "numcu.ones_like");
-      },
-      py::arg("a"), py::arg("dtype") = py::none(), py::arg("shape") = py::none(), py::kw_only(),
-      py::arg("device") = py::none(), py::arg("stream") = py::none(), py::arg("memory") = "device",
-      ones_like_doc.c_str());
-  static const std::string full_like_doc = creation_doc(
-      (std::string("A new array like `a`, filled with `fill_value` (a scalar, or an array "
-                   "broadcast to the shape), converted to the dtype.") +
-       like_params)
-          .c_str());
-  m.def(
-      "full_like",
-      [](py::handle a, py::handle value, py::handle dtype, py::handle shape, py::handle device,
-         py::handle stream, py::handle memory) {
-        if (value.is_none()) {
-          throw py::type_error("numcu.full_like: fill_value must be a scalar, not None");
-        }
-        return full_like(a, value, dtype, shape, device, stream, memory, "numcu.full_like");
-      },
-      py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none(),
-      py::arg("shape") = py::none(), py::kw_only(), py::arg("device") = py::none(),
-      py::arg("stream") = py::none(), py::arg("memory") = "device", full_like_doc.c_str());
+  def_creation<Fill::none, true>(
+      m, (std::string("A new uninitialised array like `a`.") + like_params).c_str());
+  def_creation<Fill::zeros, true>(
+      m, (std::string("A new array of zeros like `a`.") + like_params).c_str());
+  def_creation<Fill::ones, true>(
+      m, (std::string("A new array of ones like `a`.") + like_params).c_str());
+  def_creation<Fill::value, true>(
+      m, (std::string("A new array like `a`, filled with `fill_value` (a scalar, or an array "
+                      "broadcast to the shape), converted to the dtype.") +
+          like_params)
+             .c_str());
 
   static const std::string arange_doc = creation_doc(R"doc(
 Evenly spaced values in [start, stop) with spacing `step`, as NumPy's arange.

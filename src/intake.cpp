@@ -537,35 +537,54 @@ Operand scalar_operand(py::handle obj, const char* fname) {
   return x;
 }
 
-std::vector<std::int64_t> shape_from(py::handle shape, const char* fname) {
-  auto extent = [&](py::handle item) -> std::int64_t {
-    if (PyBool_Check(item.ptr()) || !PyIndex_Check(item.ptr())) {
-      throw_type_error(std::string(fname) + ": shape must be an int or a sequence of ints, not " +
-                       repr_of(shape));
+int shape_into(py::handle shape, const char* fname, std::int64_t* out) {
+  auto bad = [&] {
+    throw_type_error(std::string(fname) + ": shape must be an int or a sequence of ints, not " +
+                     repr_of(shape));
+  };
+  auto extent = [&](PyObject* item) -> std::int64_t {
+    long long value;
+    if (PyLong_CheckExact(item)) {
+      value = PyLong_AsLongLong(item);
+    } else {
+      if (PyBool_Check(item) || !PyIndex_Check(item)) bad();
+      py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item));
+      if (!index) throw py::error_already_set();
+      value = PyLong_AsLongLong(index.ptr());
     }
-    py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
-    if (!index) throw py::error_already_set();
-    const long long value = PyLong_AsLongLong(index.ptr());
     if (value == -1 && PyErr_Occurred()) {
       PyErr_Clear();
-      throw_value_error(std::string(fname) + ": array dimension " + repr_of(item) +
+      throw_value_error(std::string(fname) + ": array dimension " + repr_of(py::handle(item)) +
                         " is too large");
     }
     return value;
   };
-  std::vector<std::int64_t> out;
-  if (PyIndex_Check(shape.ptr()) || PyBool_Check(shape.ptr())) {
-    out.push_back(extent(shape));
-  } else if (PySequence_Check(shape.ptr()) && !PyUnicode_Check(shape.ptr())) {
-    for (py::handle item : shape) out.push_back(extent(item));
+  PyObject* s = shape.ptr();
+  if (PyLong_Check(s) || PyIndex_Check(s)) {
+    out[0] = extent(s);
+    return 1;
+  }
+  if (!PySequence_Check(s) || PyUnicode_Check(s)) bad();
+  int ndim = 0;
+  auto add = [&](PyObject* item) {
+    if (ndim == kMaxDims) {
+      throw_value_error(std::string(fname) + ": at most " + std::to_string(kMaxDims) +
+                        " dimensions");
+    }
+    out[ndim++] = extent(item);
+  };
+  if (PyTuple_CheckExact(s)) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(s); ++i) add(PyTuple_GET_ITEM(s, i));
   } else {
-    throw_type_error(std::string(fname) + ": shape must be an int or a sequence of ints, not " +
-                     repr_of(shape));
+    for (py::handle item : shape) add(item.ptr());
   }
-  if (out.size() > static_cast<std::size_t>(kMaxDims)) {
-    throw_value_error(std::string(fname) + ": at most " + std::to_string(kMaxDims) + " dimensions");
-  }
-  return out;
+  return ndim;
+}
+
+std::vector<std::int64_t> shape_from(py::handle shape, const char* fname) {
+  std::int64_t dims[kMaxDims];
+  const int ndim = shape_into(shape, fname, dims);
+  return std::vector<std::int64_t>(dims, dims + ndim);
 }
 
 Operand intake(py::handle obj, const char* fname, Role role) {

@@ -106,6 +106,8 @@ Operand scalar_operand(py::handle obj, const char* fname);
 // A shape argument: an int or a sequence of ints (TypeError otherwise), at most kMaxDims long;
 // negative extents are the caller's to check.
 std::vector<std::int64_t> shape_from(py::handle shape, const char* fname);
+// The same into `out` (kMaxDims extents); returns the number of dimensions.
+int shape_into(py::handle shape, const char* fname, std::int64_t* out);
 
 // "(3, 4)" for error messages.
 std::string shape_str(const std::int64_t* shape, int ndim);

@@ -326,6 +326,35 @@ def test_full_broadcasts_an_array_value(value_shape, device, rng):
         assert_matches(result, want)
 
 
+DTYPE_FORMS = {
+    "name": lambda name: name,
+    "numpy.dtype": np.dtype,
+    "type": lambda name: np.dtype(name).type,
+    "char": lambda name: np.dtype(name).char,
+}
+
+
+@pytest.mark.parametrize("form", DTYPE_FORMS)
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_every_form_of_dtype(name, form):
+    """dtype= as a name, a numpy.dtype, a scalar type or a character: NumPy's dtype for it, the
+    same on every call (numcu keeps the answers for the objects it sees again)."""
+    dtype = DTYPE_FORMS[form](name)
+    for _ in range(3):
+        for made in (
+            numcu.empty(3, dtype, device="cpu"),
+            numcu.zeros((2, 1), dtype=dtype, device="cpu"),
+            numcu.full(2, 1, dtype, device="cpu"),
+            numcu.ones_like(np.zeros(2), dtype, device="cpu"),
+        ):
+            assert made.dtype == np.dtype(dtype), (name, form, made.dtype)
+
+
+def test_builtin_types_as_dtype():
+    for given, expected in ((float, "float64"), (int, "int64"), (bool, "bool"), (complex, "c16")):
+        assert numcu.zeros(2, given, device="cpu").dtype == np.dtype(expected)
+
+
 def test_default_dtype_is_float64():
     empty = numcu.empty((2, 2), device="cpu")
 
