@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "assign.hpp"
 #include "blas.hpp"
 #include "execution.hpp"
 #include "intake.hpp"
@@ -427,7 +428,7 @@ py::object gather_call(GatherKind kind, py::handle x_obj, py::handle idx_obj, py
   const Operand& x = call.array_input(x_obj);
   const Operand& idx = call.array_input(idx_obj);
   check_index_dtype(idx.view.dtype, fname);
-  const Exec& ex = call.place();
+  call.place();
   ArrayView xv = call.prepare(x, x.view.dtype);
   const ArrayView iv = call.prepare(idx, DType::int64);
   GatherPlan p;
@@ -523,14 +524,7 @@ py::object gather_call(GatherKind kind, py::handle x_obj, py::handle idx_obj, py
   const ArrayView& dest = call.destination(xv.dtype, ndim, shape, nullptr);
   const ArrayView res = call.target(dest, xv.dtype, true);
   p.out = res.data;
-  std::int64_t bad = -1;
-  call.run([&] {
-    if (ex.gpu) {
-      gather_cuda(p, ex.stream);
-    } else {
-      bad = gather_cpu(p);
-    }
-  });
+  const std::int64_t bad = run_indexed(call, p, false);
   if (bad >= 0) {
     throw py::index_error(std::string(fname) + ": an index is out of bounds (at element " +
                           std::to_string(bad) + " of the result)");

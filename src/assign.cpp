@@ -16,6 +16,19 @@
 #include "promotion.hpp"
 
 namespace numcu::python {
+
+std::int64_t run_indexed(Call& call, const GatherPlan& p, bool scatter) {
+  const Exec& ex = call.exec();
+  std::int64_t bad = -1;
+  call.run([&] {
+    if (ex.gpu) {
+      (scatter ? scatter_cuda : gather_cuda)(p, ex.stream);
+    } else {
+      bad = (scatter ? scatter_cpu : gather_cpu)(p);
+    }
+  });
+  return bad;
+}
 namespace {
 
 // x[indices[0], ..., indices[k-1]] = values, in place. `indices`: int64 of shape (k, *B), one row
@@ -110,14 +123,7 @@ void scatter_call(py::handle x_obj, py::handle idx_obj, py::handle values_obj,
       throw py::index_error(std::string(fname) + ": index out of bounds for an axis of size 0");
     }
   }
-  std::int64_t bad = -1;
-  call.run([&] {
-    if (ex.gpu) {
-      scatter_cuda(p, ex.stream);
-    } else {
-      bad = scatter_cpu(p);
-    }
-  });
+  const std::int64_t bad = run_indexed(call, p, true);
   call.finish();
   if (bad >= 0) {
     throw py::index_error(std::string(fname) + ": an index is out of bounds (at element " +

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "intake.hpp"
@@ -191,27 +193,17 @@ void run_gemm(const Gemm& g, int device, Stream stream, const char* fname) {
   float one_f[2] = {1, 0}, zero_f[2] = {0, 0};
   const void* alpha = one_f;
   const void* beta = zero_f;
-  switch (g.dtype) {
-    case DType::float16:
-      type = CUDA_R_16F;
-      break;
-    case DType::bfloat16:
-      type = CUDA_R_16BF;
-      break;
-    case DType::float32:
-      break;
-    case DType::float64:
-      type = CUDA_R_64F;
-      break;
-    case DType::complex64:
-      type = CUDA_C_32F;
-      break;
-    case DType::complex128:
-      type = CUDA_C_64F;
-      break;
-    default:
-      throw_type_error(std::string(fname) + ": cuBLAS has no loop for " + dtype_name(g.dtype));
+  // cuBLAS's type of each dtype it multiplies.
+  constexpr std::pair<DType, cudaDataType> kTypes[] = {
+      {DType::float16, CUDA_R_16F},   {DType::bfloat16, CUDA_R_16BF},
+      {DType::float32, CUDA_R_32F},   {DType::float64, CUDA_R_64F},
+      {DType::complex64, CUDA_C_32F}, {DType::complex128, CUDA_C_64F}};
+  const auto* found = std::find_if(std::begin(kTypes), std::end(kTypes),
+                                   [&](const auto& t) { return t.first == g.dtype; });
+  if (found == std::end(kTypes)) {
+    throw_type_error(std::string(fname) + ": cuBLAS has no loop for " + dtype_name(g.dtype));
   }
+  type = found->second;
   if (type == CUDA_R_64F || type == CUDA_C_64F) {  // double precision computes in it
     compute = CUBLAS_COMPUTE_64F;
     alpha = one;

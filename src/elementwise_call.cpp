@@ -47,44 +47,27 @@ std::string shapes_str(const Call& call) {
 // same kernel, shape, device and `out`. `op` itself for any other ufunc. `at`: which input the
 // value is; side > 0: above the range, < 0: below it.
 Ufunc side_free_op(Ufunc op, int at, int side) {
-  // As "array op value".
+  // As "array op value": with the value first, the order comparisons turn round.
   Ufunc as_array_first = op;
   if (at == 0) {
-    switch (op) {
-      case Ufunc::less:
-        as_array_first = Ufunc::greater;
-        break;
-      case Ufunc::less_equal:
-        as_array_first = Ufunc::greater_equal;
-        break;
-      case Ufunc::greater:
-        as_array_first = Ufunc::less;
-        break;
-      case Ufunc::greater_equal:
-        as_array_first = Ufunc::less_equal;
-        break;
-      default:
-        break;
+    constexpr Ufunc kTurned[][2] = {{Ufunc::less, Ufunc::greater},
+                                    {Ufunc::less_equal, Ufunc::greater_equal},
+                                    {Ufunc::greater, Ufunc::less},
+                                    {Ufunc::greater_equal, Ufunc::less_equal}};
+    for (const auto& t : kTurned) {
+      if (op == t[0]) as_array_first = t[1];
     }
   }
+  // Whether "array op value" holds for every element.
   bool truth;
-  switch (as_array_first) {
-    case Ufunc::equal:
-      truth = false;
-      break;
-    case Ufunc::not_equal:
-      truth = true;
-      break;
-    case Ufunc::less:
-    case Ufunc::less_equal:
-      truth = side > 0;
-      break;
-    case Ufunc::greater:
-    case Ufunc::greater_equal:
-      truth = side < 0;
-      break;
-    default:
-      return op;
+  if (as_array_first == Ufunc::equal || as_array_first == Ufunc::not_equal) {
+    truth = as_array_first == Ufunc::not_equal;
+  } else if (as_array_first == Ufunc::less || as_array_first == Ufunc::less_equal) {
+    truth = side > 0;
+  } else if (as_array_first == Ufunc::greater || as_array_first == Ufunc::greater_equal) {
+    truth = side < 0;
+  } else {
+    return op;
   }
   // The bound in the value's place: x <= max and x >= min always hold, x > max and x < min never.
   const bool above = side > 0;
@@ -148,26 +131,6 @@ UfuncTypes ufunc_types(Ufunc& op, const UfuncInfo& info, Call& call) {
                      " to " + dtype_name(call.out().view.dtype) + " (casting='same_kind')");
   }
   return {loop, out};
-}
-
-struct Shape {
-  int ndim = 0;
-  std::int64_t dims[kMaxDims];
-};
-
-// acc broadcast with v's shape, in place; false where they do not broadcast.
-bool broadcast_into(Shape& acc, const ArrayView& v) {
-  const int nd = std::max(acc.ndim, v.ndim);
-  const int shift_a = nd - acc.ndim, shift_v = nd - v.ndim;
-  // Last dimension first: acc's dimensions move right, each read before it is overwritten.
-  for (int d = nd - 1; d >= 0; --d) {
-    const std::int64_t ea = d >= shift_a ? acc.dims[d - shift_a] : 1;
-    const std::int64_t ev = d >= shift_v ? v.shape[d - shift_v] : 1;
-    if (ea != ev && ea != 1 && ev != 1) return false;
-    acc.dims[d] = ea == 1 ? ev : ea;
-  }
-  acc.ndim = nd;
-  return true;
 }
 
 // NumPy's broadcast of the inputs, which `out` must have (it may not widen it).

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "elementwise_call.hpp"
 #include "execution.hpp"
 #include "fastcall.hpp"
 #include "host_memory.hpp"
@@ -165,24 +166,6 @@ int casting_rule(py::handle casting, const char* fname) {
 const char* casting_name(int rule) {
   static const char* const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
   return names[rule];
-}
-
-struct Shape {
-  int ndim = 0;
-  std::int64_t dims[kMaxDims] = {};
-};
-
-bool broadcast_into(Shape& acc, const ArrayView& v) {
-  const int nd = std::max(acc.ndim, v.ndim);
-  const int shift_a = nd - acc.ndim, shift_v = nd - v.ndim;
-  for (int d = nd - 1; d >= 0; --d) {
-    const std::int64_t ea = d >= shift_a ? acc.dims[d - shift_a] : 1;
-    const std::int64_t ev = d >= shift_v ? v.shape[d - shift_v] : 1;
-    if (ea != ev && ea != 1 && ev != 1) return false;
-    acc.dims[d] = ea == 1 ? ev : ea;
-  }
-  acc.ndim = nd;
-  return true;
 }
 
 void scalar_view(ArrayView& v, DType dtype, unsigned char* value) {

@@ -509,7 +509,6 @@ struct Entry {
 
 Entry g_entries[random::kNumDistributions];
 
-
 template <Distribution D>
 PyObject* entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
@@ -614,20 +613,23 @@ void def_entry(py::module_& m, Distribution d, FastFunction fn) {
   e.i_size = static_cast<int>(e.names.size());
   e.names.push_back("size");
   sig += ", size=None";
-  if (info.binding & random::kDtype) {
-    e.i_dtype = static_cast<int>(e.names.size());
-    e.names.push_back("dtype");
-    sig += std::string(", dtype=") + (info.dtypes & random::kFloat64 ? "'float64'" : "'int64'");
-  }
-  if (info.binding & random::kMethod) {
-    e.i_method = static_cast<int>(e.names.size());
-    e.names.push_back("method");
-    sig += ", method='zig'";
-  }
-  if (info.binding & random::kOut) {
-    e.i_out = static_cast<int>(e.names.size());
-    e.names.push_back("out");
-    sig += ", out=None";
+  // The parameters after size that the distribution's binding has, with their defaults.
+  const struct {
+    unsigned flag;
+    const char* name;
+    const char* default_text;
+    int* at;
+  } optional[] = {
+      {random::kDtype, "dtype", info.dtypes & random::kFloat64 ? "'float64'" : "'int64'",
+       &e.i_dtype},
+      {random::kMethod, "method", "'zig'", &e.i_method},
+      {random::kOut, "out", "None", &e.i_out},
+  };
+  for (const auto& o : optional) {
+    if ((info.binding & o.flag) == 0) continue;
+    *o.at = static_cast<int>(e.names.size());
+    e.names.push_back(o.name);
+    sig += std::string(", ") + o.name + "=" + o.default_text;
   }
   const int positional = static_cast<int>(e.names.size());
   e.i_device = positional;

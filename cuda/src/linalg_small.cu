@@ -7,6 +7,7 @@
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/linalg.hpp"
+#include "numcu/ops.hpp"
 #include "numcu/types.hpp"
 
 namespace numcu::linalg {
@@ -19,16 +20,7 @@ unsigned grid_for(std::int64_t n, int block = kBlock) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((n + block - 1) / block, 1, 1 << 20));
 }
 
-template <class T>
-struct real_of {
-  using type = T;
-};
-template <class T>
-struct real_of<complex<T>> {
-  using type = T;
-};
-template <class T>
-using real_t = typename real_of<T>::type;
+using ops::real_t;
 
 // Arithmetic written out on the parts: libcu++'s complex operators recover infinities and NaNs
 // as C99's Annex G asks, which costs branches in the innermost loops and changes no finite

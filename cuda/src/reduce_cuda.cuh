@@ -19,6 +19,7 @@
 #include "numcu/errors.hpp"
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
+#include "output_position.cuh"
 #include "reduce_families.hpp"
 #include "reduce_groups.hpp"
 #include "reduce_layout.hpp"
@@ -112,20 +113,6 @@ __device__ __forceinline__ Vec load_vector(const Vec* p) {
     return v;
   } else {
     return *p;
-  }
-}
-
-// Output o's first input element and its output byte offset: o divided down the kept
-// dimensions, in C order.
-__device__ __forceinline__ void output_position(const ReducePlan& p, std::int64_t o,
-                                                const char*& in, std::int64_t& out_offset) {
-#pragma unroll 1
-  for (int d = p.out_ndim - 1; d >= 0; --d) {
-    const std::int64_t q = o / p.out_shape[d];
-    const std::int64_t i = o - q * p.out_shape[d];
-    o = q;
-    in += i * p.out_in_strides[d];
-    out_offset += i * p.out_strides[d];
   }
 }
 

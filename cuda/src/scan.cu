@@ -20,6 +20,7 @@
 #include "numcu/reduce.hpp"
 #include "numcu/reducers.hpp"
 #include "numcu/runtime.hpp"
+#include "output_position.cuh"
 
 namespace numcu {
 namespace kernels {
@@ -53,14 +54,9 @@ __global__ void __launch_bounds__(kScanBlock) scan_lines_kernel(S s, ReducePlan 
   std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * kScanBlock + threadIdx.x;
   if (o >= p.n_out) return;
   const char* in = p.in;
-  char* out = p.out;
-  for (int d = p.out_ndim - 1; d >= 0; --d) {
-    const std::int64_t q = o / p.out_shape[d];
-    const std::int64_t i = o - q * p.out_shape[d];
-    o = q;
-    in += i * p.out_in_strides[d];
-    out += i * p.out_strides[d];
-  }
+  std::int64_t out_offset = 0;
+  output_position(p, o, in, out_offset);
+  char* out = p.out + out_offset;
   auto acc = s.identity();
   for (std::int64_t k = 0; k < p.n_red; ++k) {
     acc = s(acc, s.leaf(*reinterpret_cast<const T*>(in + k * p.red_strides[0])));

@@ -47,44 +47,27 @@ void sequence_cuda(DType dtype, const SequenceParams& p, void* out, Stream strea
 namespace sequence {
 
 // Correctly rounded float and double operations, never contracted into a fused multiply-add.
-template <class R>
-NUMCU_HD NUMCU_FORCEINLINE R add(R x, R y) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<R, float>) {
-    return __fadd_rn(x, y);
-  } else {
-    return __dadd_rn(x, y);
+#define NUMCU_ROUNDED(name, op, f32, f64)       \
+  template <class R>                            \
+  NUMCU_HD NUMCU_FORCEINLINE R name(R x, R y) { \
+    if constexpr (std::is_same_v<R, float>) {   \
+      return f32(x, y);                         \
+    } else {                                    \
+      return f64(x, y);                         \
+    }                                           \
   }
 #else
-  return x + y;
-#endif
-}
-
-template <class R>
-NUMCU_HD NUMCU_FORCEINLINE R mul(R x, R y) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<R, float>) {
-    return __fmul_rn(x, y);
-  } else {
-    return __dmul_rn(x, y);
+#define NUMCU_ROUNDED(name, op, f32, f64)       \
+  template <class R>                            \
+  NUMCU_HD NUMCU_FORCEINLINE R name(R x, R y) { \
+    return x op y;                              \
   }
-#else
-  return x * y;
 #endif
-}
-
-template <class R>
-NUMCU_HD NUMCU_FORCEINLINE R div(R x, R y) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<R, float>) {
-    return __fdiv_rn(x, y);
-  } else {
-    return __ddiv_rn(x, y);
-  }
-#else
-  return x / y;
-#endif
-}
+NUMCU_ROUNDED(add, +, __fadd_rn, __dadd_rn)
+NUMCU_ROUNDED(mul, *, __fmul_rn, __dmul_rn)
+NUMCU_ROUNDED(div, /, __fdiv_rn, __ddiv_rn)
+#undef NUMCU_ROUNDED
 
 NUMCU_HD NUMCU_FORCEINLINE float floor_of(float x) { return ::floorf(x); }
 NUMCU_HD NUMCU_FORCEINLINE double floor_of(double x) { return ::floor(x); }
