@@ -13,9 +13,12 @@ their GPU; nothing is copied to the host behind the caller's back, and what numc
 returns NotImplemented to NumPy, which then raises TypeError.
 """
 from __future__ import annotations
+import ast as ast
 import builtins as builtins
 from collections import namedtuple
+import inspect as inspect
 import math as math
+import numcu as _numcu
 import numcu._core
 from numcu import _core
 from numcu._core import absolute as abs
@@ -43,8 +46,9 @@ import numpy
 import numpy as np
 import numpy.dtypes
 import operator as operator
-import typing
-__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'amax', 'amin', 'around', 'array_function', 'array_namespace', 'array_ufunc', 'asarray_nested', 'asin', 'asinh', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'concatenate', 'conj', 'conjugate', 'cumulative_prod', 'cumulative_sum', 'degrees', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'full_from_array', 'full_like_from_array', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'isin', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'mod', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'operator', 'permute_dims', 'pi', 'pow', 'radians', 'ravel_multi_index', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'searchsorted_sorter', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'transpose', 'tril', 'triu', 'true_divide', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_complex', 'unique_counts', 'unique_inverse', 'unique_values', 'unravel_index', 'unstack', 'var', 'vecdot']
+import re as re
+import typing as typing
+__all__: list[str] = ['NAMESPACE', 'UniqueAllResult', 'UniqueCountsResult', 'UniqueInverseResult', 'abs', 'acos', 'acosh', 'amax', 'amin', 'around', 'array_function', 'array_namespace', 'array_ufunc', 'asarray_nested', 'asin', 'asinh', 'ast', 'astype', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_right_shift', 'bool', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'builtins', 'can_cast', 'check_host_indices', 'clip', 'complex128', 'complex64', 'concat', 'concatenate', 'conj', 'conjugate', 'cumulative_prod', 'cumulative_sum', 'degrees', 'diff', 'e', 'expand_dims', 'eye', 'finfo', 'flip', 'float16', 'float32', 'float64', 'from_dlpack', 'full_from_array', 'full_like_from_array', 'getitem', 'iinfo', 'imag', 'index', 'inf', 'inspect', 'install', 'int16', 'int32', 'int64', 'int8', 'isdtype', 'isin', 'load_core', 'math', 'matmul', 'matmul_inplace', 'matmul_operator', 'matrix_transpose', 'meshgrid', 'mod', 'moveaxis', 'namedtuple', 'nan', 'ndarray', 'newaxis', 'nextafter', 'nonzero', 'np', 'operator', 'permute_dims', 'pi', 'pow', 'radians', 'ravel_multi_index', 're', 'real', 'repeat', 'reshape', 'result_type', 'roll', 'round', 'setitem', 'squeeze', 'stack', 'std', 'take', 'tensordot', 'tile', 'to_device', 'transpose', 'tril', 'triu', 'true_divide', 'typing', 'uint16', 'uint32', 'uint64', 'uint8', 'unique_all', 'unique_complex', 'unique_counts', 'unique_inverse', 'unique_values', 'unravel_index', 'unstack', 'var', 'vecdot']
 class _Info:
     """
     The standard's ``__array_namespace_info__()``: devices, dtypes and capabilities.
@@ -174,6 +178,16 @@ class UniqueInverseResult(tuple):
         """
 def __array_namespace_info__():
     ...
+def _adapted(func, fn):
+    """
+    fn called with the arguments NumPy's func takes (see above).
+    """
+def _argwhere(a):
+    ...
+def _array(obj, dtype = None, *, copy = True, order = 'K', subok = False, ndmin = 0, like = None, device = None):
+    ...
+def _array_equal(a1, a2, equal_nan = False):
+    ...
 def _as_array(x, like = None):
     """
     `x` as an array: arrays as they are, anything else on `like`'s side.
@@ -194,23 +208,37 @@ def _atleast(arrays, n, always_list = False):
     ...
 def _axes(axis, ndim, fname):
     ...
+def _copyto(dst, src, casting = 'same_kind', where = True):
+    ...
 def _device_arg(x):
     """
     What device= takes to put a new array where `x` is.
     """
+def _dot(a, b, out = None):
+    ...
 def _dtype_of(x):
     ...
 def _into(out, result):
     """
     `result`, or written into `out` (returned) where one was given.
     """
+def _is_default(value, default):
+    ...
 def _is_device(x):
+    ...
+def _isclose(a, b, rtol = 1e-05, atol = 1e-08, equal_nan = False):
+    ...
+def _lookup(func, namespace):
+    ...
+def _no(name, value, default = None, fname = ''):
     ...
 def _normalize_axis(axis, ndim, fname):
     ...
-def _numpy_functions():
+def _parameters(fn):
     """
-    NumPy's functions numcu implements, by NumPy's signatures.
+    (names that may go by position, names that may go by keyword, takes *args) of fn, from its
+        signature, or for a pybind11 function from the one its docstring starts with; None when
+        neither says.
     """
 def _part(x, which):
     """
@@ -218,7 +246,21 @@ def _part(x, which):
     """
 def _same_place(arrays, fname):
     ...
+def _sort(kernel, name):
+    ...
+def _squeeze(a, axis = None):
+    ...
+def _stacked(n, axis_of):
+    ...
+def _swapaxes(a, axis1, axis2):
+    ...
 def _triangle(x, k, lower):
+    ...
+def _unique(ar, return_index = False, return_inverse = False, return_counts = False, axis = None, *, equal_nan = True, sorted = True):
+    ...
+def _unsupported(fname, name):
+    ...
+def _where(condition, x = None, y = None):
     ...
 def _with_correction(core_fn):
     """
@@ -226,12 +268,18 @@ def _with_correction(core_fn):
     """
 def _with_initial(fn, identity, x, axis, dtype, include_initial, fname):
     ...
-def array_function(self, func, types, args, kwargs):
-    ...
+def array_function(self: typing.Any, func: typing.Any, types: typing.Any, args: typing.Any, kwargs: typing.Any) -> typing.Any:
+    """
+    NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none).
+    """
 def array_namespace(api_version = None):
-    ...
-def array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    ...
+    """
+    numcu (the module install() was handed), or numcu as an earlier revision has it.
+    """
+def array_ufunc(self: typing.Any, ufunc: typing.Any, method: str, *inputs: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    """
+    NumPy ufuncs on numcu arrays run numcu's function (NotImplemented where numcu has none).
+    """
 def asarray_nested(obj, dtype, copy, device, stream):
     """
     numcu.asarray of a list or tuple that holds numcu device arrays (NumPy cannot read them):
@@ -310,7 +358,16 @@ def iinfo(type):
 def imag(x):
     ...
 def index(x):
-    ...
+    """
+    The int a 0-d integer array holds (``operator.index``).
+    """
+def install(namespace):
+    """
+    Sets numcu.ndarray's protocol methods written here, and registers with the compiled module
+        what it hands over to this module (array indices, array fill values, lists of device arrays,
+        unique of complex numbers): once, at ``import numcu``, which passes its own module. Data flows
+        down: numcu._core never imports numcu's Python modules.
+    """
 def isdtype(dtype, kind):
     ...
 def isin(x1, x2, assume_unique = False, invert = False, *, kind = None):
@@ -325,9 +382,13 @@ def isin(x1, x2, assume_unique = False, invert = False, *, kind = None):
 def matmul(x1, x2):
     ...
 def matmul_inplace(x1, x2):
-    ...
+    """
+    x1 @= x2: the product written into x1, whose shape it must have.
+    """
 def matmul_operator(x1, x2):
-    ...
+    """
+    x1 @ x2 (numcu.matmul), or NotImplemented for an operand that is not an array.
+    """
 def matrix_transpose(x):
     ...
 def meshgrid(*arrays, indexing = 'xy'):
@@ -359,8 +420,6 @@ def result_type(*arrays_and_dtypes):
 def roll(x, shift, *, axis = None):
     ...
 def round(x, decimals = 0, out = None):
-    ...
-def searchsorted_sorter(x1, x2, side, sorter, device, stream):
     ...
 def setitem(a, key, value):
     """
@@ -399,7 +458,9 @@ def tensordot(x1, x2, *, axes = 2):
 def tile(x, repetitions):
     ...
 def to_device(x, device, stream = None):
-    ...
+    """
+    A copy on `device` ('cpu': a NumPy array), or the array itself when it is there.
+    """
 def transpose(a, axes = None):
     """
     NumPy's transpose: a view with the axes permuted (reversed by default).
@@ -443,12 +504,17 @@ def vecdot(x1, x2, *, axis = -1):
 NAMESPACE: list[str] = ['__array_api_version__', '__array_namespace_info__', 'e', 'inf', 'nan', 'pi', 'newaxis', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'astype', 'can_cast', 'finfo', 'iinfo', 'isdtype', 'result_type', 'abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_right_shift', 'pow', 'true_divide', 'mod', 'bitwise_not', 'degrees', 'radians', 'real', 'imag', 'conj', 'conjugate', 'round', 'around', 'amax', 'amin', 'nextafter', 'clip', 'eye', 'tril', 'triu', 'meshgrid', 'from_dlpack', 'broadcast_to', 'broadcast_arrays', 'broadcast_shapes', 'concat', 'concatenate', 'transpose', 'stack', 'expand_dims', 'flip', 'permute_dims', 'moveaxis', 'reshape', 'roll', 'squeeze', 'tile', 'unstack', 'repeat', 'nonzero', 'unravel_index', 'ravel_multi_index', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'isin', 'cumulative_sum', 'cumulative_prod', 'std', 'var', 'diff', 'matmul', 'tensordot', 'vecdot', 'matrix_transpose']
 _ACCUMULATE: dict = {'add': 'cumsum', 'multiply': 'cumprod'}
 _ALIASES: dict = {'abs': 'absolute', 'acos': 'arccos', 'acosh': 'arccosh', 'asin': 'arcsin', 'asinh': 'arcsinh', 'atan': 'arctan', 'atan2': 'arctan2', 'atanh': 'arctanh', 'bitwise_invert': 'invert', 'bitwise_left_shift': 'left_shift', 'bitwise_right_shift': 'right_shift', 'pow': 'power'}
+_BOOL: numpy.dtypes.BoolDType
 _CREATION: frozenset
-_FUNCTIONS = None
+_DTYPES: dict
+_FUNCTIONS: dict = {}
 _NUMPY_ALIASES: dict = {'true_divide': 'divide', 'mod': 'remainder', 'bitwise_not': 'invert', 'degrees': 'rad2deg', 'radians': 'deg2rad'}
+_NUMPY_ONLY: dict
 _OPERAND_TYPES: tuple = (numcu._core.ndarray, int, float, complex, bool, numpy.ndarray, numpy.generic)
-_REDUCE: dict = {'add': 'sum', 'multiply': 'prod', 'maximum': 'max', 'minimum': 'min', 'logical_and': 'all', 'logical_or': 'any', 'fmax': 'nanmax', 'fmin': 'nanmin'}
+_REDUCE: dict = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum': 'max', 'logical_or': 'any', 'logical_and': 'all', 'fmin': 'nanmin', 'fmax': 'nanmax'}
+_RENAMED: dict = {'asanyarray': 'asarray', 'ascontiguousarray': 'asarray'}
 _SCALARS: tuple = (int, float, complex, bool)
+_TABLE: dict = {'sum': ('sum', 'with_dtype', 'accumulated', None, False, 'add', 'Sum of array elements over the given axes (float sums are pairwise on the CPU and tree-shaped on the GPU; the same input gives the same bits run to run).'), 'prod': ('prod', 'with_dtype', 'accumulated', None, False, 'multiply', 'Product of array elements over the given axes (integers wrap as in NumPy).'), 'mean': ('mean', 'with_dtype', 'mean', None, False, None, 'Arithmetic mean over the given axes; NaN for an empty reduction.'), 'var': ('var', 'var', 'variance', None, False, None, 'Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.'), 'std': ('std', 'var', 'deviation', None, False, None, 'Standard deviation over the given axes: the square root of var.'), 'min': ('min', 'plain', 'same', 'minimum', False, 'minimum', 'Minimum over the given axes; NaN propagates; complex numbers order lexicographically. ValueError for an empty reduction.'), 'max': ('max', 'plain', 'same', 'maximum', False, 'maximum', 'Maximum over the given axes; NaN propagates; complex numbers order lexicographically. ValueError for an empty reduction.'), 'argmin': ('argmin', 'arg', 'index', 'argmin', False, None, 'Index of the first minimum (of the first NaN, if any) along an axis.'), 'argmax': ('argmax', 'arg', 'index', 'argmax', False, None, 'Index of the first maximum (of the first NaN, if any) along an axis.'), 'any': ('any', 'plain', 'boolean', None, False, 'logical_or', 'Whether any element is non-zero (NaN counts as non-zero).'), 'all': ('all', 'plain', 'boolean', None, False, 'logical_and', 'Whether every element is non-zero (NaN counts as non-zero).'), 'count_nonzero': ('count_nonzero', 'count', 'index', None, False, None, 'Number of non-zero elements over the given axes.'), 'nansum': ('nansum', 'with_dtype', 'accumulated', None, True, None, 'Sum treating NaN as zero (on integers and bool: sum).'), 'nanprod': ('nanprod', 'with_dtype', 'accumulated', None, True, None, 'Product treating NaN as one (on integers and bool: prod).'), 'nanmean': ('nanmean', 'with_dtype', 'mean', None, True, None, 'Mean of the elements that are not NaN; NaN where all are.'), 'nanmin': ('nanmin', 'plain', 'same', 'fmin', True, 'fmin', 'Minimum ignoring NaN (NaN where all are NaN).'), 'nanmax': ('nanmax', 'plain', 'same', 'fmax', True, 'fmax', 'Maximum ignoring NaN (NaN where all are NaN).'), 'ptp': ('ptp', 'plain', 'same', 'maximum', False, None, 'Range of values (maximum - minimum) over the given axes; NaN propagates; integers wrap. ValueError for an empty reduction.'), 'cumsum': ('cumsum', 'scan', 'accumulated', None, False, 'add', 'Cumulative sum along an axis.'), 'cumprod': ('cumprod', 'scan', 'accumulated', None, False, 'multiply', 'Cumulative product along an axis.'), 'nancumsum': ('nancumsum', 'scan', 'accumulated', None, True, None, 'Cumulative sum treating NaN as zero (on integers and bool: cumsum).'), 'nancumprod': ('nancumprod', 'scan', 'accumulated', None, True, None, 'Cumulative product treating NaN as one (on integers and bool: cumprod).')}
 _UFUNC_EXTRA: dict = {'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
 _UFUNC_IMPLS: dict = {'negative': numcu._core.negative, 'positive': numcu._core.positive, 'absolute': numcu._core.absolute, 'sign': numcu._core.sign, 'reciprocal': numcu._core.reciprocal, 'square': numcu._core.square, 'sqrt': numcu._core.sqrt, 'cbrt': numcu._core.cbrt, 'logical_not': numcu._core.logical_not, 'invert': numcu._core.invert, 'exp': numcu._core.exp, 'exp2': numcu._core.exp2, 'expm1': numcu._core.expm1, 'log': numcu._core.log, 'log2': numcu._core.log2, 'log10': numcu._core.log10, 'log1p': numcu._core.log1p, 'sin': numcu._core.sin, 'cos': numcu._core.cos, 'tan': numcu._core.tan, 'arcsin': numcu._core.arcsin, 'arccos': numcu._core.arccos, 'arctan': numcu._core.arctan, 'sinh': numcu._core.sinh, 'cosh': numcu._core.cosh, 'tanh': numcu._core.tanh, 'arcsinh': numcu._core.arcsinh, 'arccosh': numcu._core.arccosh, 'arctanh': numcu._core.arctanh, 'deg2rad': numcu._core.deg2rad, 'rad2deg': numcu._core.rad2deg, 'floor': numcu._core.floor, 'ceil': numcu._core.ceil, 'trunc': numcu._core.trunc, 'rint': numcu._core.rint, 'isnan': numcu._core.isnan, 'isinf': numcu._core.isinf, 'isfinite': numcu._core.isfinite, 'signbit': numcu._core.signbit, 'add': numcu._core.add, 'subtract': numcu._core.subtract, 'multiply': numcu._core.multiply, 'divide': numcu._core.divide, 'floor_divide': numcu._core.floor_divide, 'remainder': numcu._core.remainder, 'power': numcu._core.power, 'maximum': numcu._core.maximum, 'minimum': numcu._core.minimum, 'fmax': numcu._core.fmax, 'fmin': numcu._core.fmin, 'equal': numcu._core.equal, 'not_equal': numcu._core.not_equal, 'less': numcu._core.less, 'less_equal': numcu._core.less_equal, 'greater': numcu._core.greater, 'greater_equal': numcu._core.greater_equal, 'logical_and': numcu._core.logical_and, 'logical_or': numcu._core.logical_or, 'logical_xor': numcu._core.logical_xor, 'bitwise_and': numcu._core.bitwise_and, 'bitwise_or': numcu._core.bitwise_or, 'bitwise_xor': numcu._core.bitwise_xor, 'left_shift': numcu._core.left_shift, 'right_shift': numcu._core.right_shift, 'logaddexp': numcu._core.logaddexp, 'arctan2': numcu._core.arctan2, 'hypot': numcu._core.hypot, 'copysign': numcu._core.copysign, 'heaviside': numcu._core.heaviside, 'true_divide': numcu._core.divide, 'mod': numcu._core.remainder, 'bitwise_not': numcu._core.invert, 'degrees': numcu._core.rad2deg, 'radians': numcu._core.deg2rad, 'conjugate': conj, 'matmul': matmul, 'vecdot': vecdot}
 _VERSIONS: tuple[str, ...] = ('2021.12', '2022.12', '2023.12', '2024.12', '2025.12')

@@ -116,11 +116,6 @@ def irfftn(a: typing.Any, s: typing.Any = None, axes: typing.Any = None, norm: t
     Device arrays (numcu's, CuPy's, PyTorch's, ...) are transformed on their GPU by cuFFT, loaded at first use, through numcu's plan cache (numcu.fft.config.get_plan_cache()); the result is a numcu.ndarray, queued on the current stream. Host data goes to numpy.fft.
     out= is taken for host data only.
     """
-def numpy_functions():
-    """
-    numpy.fft's functions -> numcu's, for ndarray.__array_function__ (numpy.fft.fft(x) of a
-        numcu array runs numcu.fft.fft).
-    """
 def rfft(a: typing.Any, n: typing.Any = None, axis: typing.Any = -1, norm: typing.Any = None, out: typing.Any = None) -> typing.Any:
     """
     numpy.fft.rfft, with NumPy's arguments and result dtypes (float32 and complex64 stay single precision).

@@ -315,11 +315,6 @@ def norm(x, ord = None, axis = None, keepdims = False):
     numpy.linalg.norm: a vector norm (one axis, or a 1-D array), a matrix norm (two axes, or a
         2-D array), or, with ord and axis None, the 2-norm of the flattened array.
     """
-def numpy_functions():
-    """
-    numpy.linalg's functions -> numcu's, for ndarray.__array_function__ (numpy.linalg.solve
-        of numcu arrays runs numcu.linalg.solve).
-    """
 def outer(x1, x2):
     """
     The outer product of two vectors.

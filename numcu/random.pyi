@@ -27,6 +27,7 @@ values.
 from __future__ import annotations
 import inspect as _inspect
 import math as math
+from numcu import _array_api
 from numcu import _core
 from numcu._load import load_core
 import numpy
@@ -266,7 +267,7 @@ class Generator:
         A random permutation of ``arange(x)`` (x an int), or a permuted copy of `x` along `axis`.
         
                 One raw 64-bit draw per element; the order sorts them (see above). Host arrays give NumPy
-                arrays, device arrays a numcu.ndarray on their GPU; an int follows numcu's default device.
+                arrays, device arrays a _core.ndarray on their GPU; an int follows numcu's default device.
                 
         """
     def permuted(self, x, *, axis = None, out = None, device = None, stream = None):
@@ -462,8 +463,6 @@ def _is_int(x):
 def _method(name):
     ...
 def _normalize_axis(axis, ndim):
-    ...
-def _numcu():
     ...
 def _on_host(x):
     ...

@@ -19,7 +19,7 @@ from numcu.fft import rfft2 as _fft_rfft2
 from numcu.fft import rfftn as _fft_rfftn
 import typing
 from . import cuda
-__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'rad2deg', 'random_distributions', 'reciprocal', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['absolute', 'add', 'all', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asarray', 'asnumpy', 'astype', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'build_info', 'cbrt', 'ceil', 'clip', 'copysign', 'cos', 'cosh', 'count_nonzero', 'cuda', 'cumprod', 'cumsum', 'deg2rad', 'div', 'divide', 'dtypes', 'empty', 'empty_like', 'equal', 'exp', 'exp2', 'expm1', 'floor', 'floor_divide', 'fmax', 'fmin', 'from_dlpack', 'full', 'full_like', 'get_num_threads', 'greater', 'greater_equal', 'heaviside', 'hypot', 'invert', 'isfinite', 'isinf', 'isnan', 'left_shift', 'less', 'less_equal', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'max', 'maximum', 'mean', 'min', 'minimum', 'mul', 'multiply', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmin', 'nanprod', 'nansum', 'ndarray', 'negative', 'not_equal', 'ones', 'ones_like', 'positive', 'power', 'prod', 'ptp', 'rad2deg', 'random_distributions', 'reciprocal', 'reduction_table', 'reductions', 'remainder', 'right_shift', 'rint', 'scans', 'searchsorted', 'set_num_threads', 'sign', 'signbit', 'sin', 'sinh', 'sort', 'sqrt', 'square', 'std', 'subtract', 'sum', 'take', 'take_along_axis', 'tan', 'tanh', 'threading_info', 'trunc', 'ufunc_table', 'ufuncs', 'var', 'where', 'zeros', 'zeros_like']
 class ndarray:
     """
     A CUDA device array.
@@ -41,15 +41,16 @@ class ndarray:
         ...
     def __array__(self, *args, **kwargs) -> typing.Any:
         ...
-    def __array_function__(self, arg0: typing.Any, arg1: typing.Any, arg2: typing.Any, arg3: typing.Any) -> typing.Any:
+    def __array_function__(self, func: typing.Any, types: typing.Any, args: typing.Any, kwargs: typing.Any) -> typing.Any:
         """
         NumPy functions on numcu arrays run numcu's (NotImplemented where numcu has none).
         """
     def __array_namespace__(self, *, api_version: typing.Any = None) -> typing.Any:
         """
-        The numcu module, which follows the Array API standard (2024.12).
+        The numcu module, which follows the Array API standard (2025.12), or numcu as an
+                earlier revision accepted has it.
         """
-    def __array_ufunc__(self, arg0: typing.Any, arg1: typing.Any, *args, **kwargs) -> typing.Any:
+    def __array_ufunc__(self, ufunc: typing.Any, method: str, *inputs: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
         NumPy ufuncs on numcu arrays run numcu's function (NotImplemented where numcu has none).
         """
@@ -83,13 +84,13 @@ class ndarray:
         ...
     def __ilshift__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __imatmul__(self, arg0: typing.Any) -> typing.Any:
+    def __imatmul__(self, other: typing.Any) -> typing.Any:
         ...
     def __imod__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __imul__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __index__(self) -> typing.Any:
+    def __index__(self) -> int:
         ...
     def __int__(self) -> int:
         ...
@@ -115,7 +116,7 @@ class ndarray:
         ...
     def __lt__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __matmul__(self, arg0: typing.Any) -> typing.Any:
+    def __matmul__(self, other: typing.Any) -> typing.Any:
         ...
     def __mod__(self, arg0: typing.Any) -> typing.Any:
         ...
@@ -145,7 +146,7 @@ class ndarray:
         ...
     def __rlshift__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __rmatmul__(self, arg0: typing.Any) -> typing.Any:
+    def __rmatmul__(self, other: typing.Any) -> typing.Any:
         ...
     def __rmod__(self, arg0: typing.Any) -> typing.Any:
         ...
@@ -245,7 +246,7 @@ class ndarray:
         """
         numcu.sum of this array: ``x.sum(...)`` is ``numcu.sum(x, ...)``.
         """
-    def to_device(self, device: typing.Any, /, *, stream: typing.Any = None) -> typing.Any:
+    def to_device(self, device: typing.Any, *, stream: typing.Any = None) -> typing.Any:
         """
         A copy on `device` ('cpu': a NumPy array), or the array itself when it is there.
         """
@@ -839,6 +840,10 @@ def _random_uniform(bit_generator: typing.Any, /, low: typing.Any = 0.0, high: t
         or where `out` is.
     stream : optional
         The CUDA stream the work is queued on; by default the current one.
+    """
+def _register_composition(name: str, fn: typing.Any) -> None:
+    """
+    Registers a composition numcu's Python layer makes for the compiled module (once, at import): getitem, setitem, full_from_array, full_like_from_array, asarray_nested or unique_complex.
     """
 def _scatter(x: typing.Any, indices: typing.Any, values: typing.Any, stream: typing.Any = None) -> None:
     """
@@ -3102,6 +3107,38 @@ def prod(a: typing.Any, axis: typing.Any = None, dtype: typing.Any = None, out: 
         Device input: a numcu.ndarray (0-d for one value), returned without waiting
         for the GPU. With `out`, `out`.
     """
+def ptp(a: typing.Any, axis: typing.Any = None, out: typing.Any = None, keepdims: typing.Any = False, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
+    """
+    Range of values (maximum - minimum) over the given axes; NaN propagates; integers wrap. ValueError for an empty reduction.
+    
+    Parameters
+    ----------
+    a : array_like
+        NumPy or other buffer-protocol arrays, numcu.ndarray, any object with
+        ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), or Python scalars.
+        dtypes: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128, bfloat16.
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative counts from the end); None reduces all.
+    out : array, optional
+        Where to write the result; its shape must be the result's. The result is converted
+        to its dtype, as NumPy does.
+    keepdims : bool, optional
+        Keep the reduced axes with size one.
+    device : {None, 'cpu', 'cuda', 'cuda:N', int}, optional
+        Where to compute. Device arrays stay on their GPU; host arrays are reduced on
+        the GPU when there is one (copied in, the result copied out), else on the CPU.
+    stream : optional
+        The CUDA stream to queue the work on (numcu.cuda.Stream, a CuPy or PyTorch
+        stream, an object with ``__cuda_stream__``, or a handle); by default the
+        current stream.
+    
+    Returns
+    -------
+    The ranges, in the input dtype.
+        Host input: a NumPy scalar for a reduction to one value, else a numpy.ndarray.
+        Device input: a numcu.ndarray (0-d for one value), returned without waiting
+        for the GPU. With `out`, `out`.
+    """
 def rad2deg(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
     Radians to degrees.
@@ -3709,7 +3746,8 @@ _fused_limits: dict = {'gpu_instructions': 64, 'gpu_inputs': 16, 'gpu_constants'
 _fused_ops: dict = {'negative': (0, 1), 'positive': (1, 1), 'absolute': (2, 1), 'sign': (3, 1), 'reciprocal': (4, 1), 'square': (5, 1), 'sqrt': (6, 1), 'cbrt': (7, 1), 'logical_not': (8, 1), 'invert': (9, 1), 'exp': (10, 1), 'exp2': (11, 1), 'expm1': (12, 1), 'log': (13, 1), 'log2': (14, 1), 'log10': (15, 1), 'log1p': (16, 1), 'sin': (17, 1), 'cos': (18, 1), 'tan': (19, 1), 'arcsin': (20, 1), 'arccos': (21, 1), 'arctan': (22, 1), 'sinh': (23, 1), 'cosh': (24, 1), 'tanh': (25, 1), 'arcsinh': (26, 1), 'arccosh': (27, 1), 'arctanh': (28, 1), 'deg2rad': (29, 1), 'rad2deg': (30, 1), 'floor': (31, 1), 'ceil': (32, 1), 'trunc': (33, 1), 'rint': (34, 1), 'isnan': (35, 1), 'isinf': (36, 1), 'isfinite': (37, 1), 'signbit': (38, 1), 'add': (39, 2), 'subtract': (40, 2), 'multiply': (41, 2), 'divide': (42, 2), 'div': (43, 2), 'floor_divide': (44, 2), 'remainder': (45, 2), 'power': (46, 2), 'maximum': (47, 2), 'minimum': (48, 2), 'fmax': (49, 2), 'fmin': (50, 2), 'equal': (51, 2), 'not_equal': (52, 2), 'less': (53, 2), 'less_equal': (54, 2), 'greater': (55, 2), 'greater_equal': (56, 2), 'logical_and': (57, 2), 'logical_or': (58, 2), 'logical_xor': (59, 2), 'bitwise_and': (60, 2), 'bitwise_or': (61, 2), 'bitwise_xor': (62, 2), 'left_shift': (63, 2), 'right_shift': (64, 2), 'logaddexp': (65, 2), 'arctan2': (66, 2), 'hypot': (67, 2), 'copysign': (68, 2), 'heaviside': (69, 2), 'where': (70, 3), 'clip': (71, 3), 'real': (72, 1), 'imag': (73, 1), 'conj': (74, 1), 'complex': (75, 2), 'ones_like': (76, 1)}
 dtypes: tuple[str, ...] = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'bfloat16')
 random_distributions: tuple = (('random', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': True, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, "Floats uniform on [0, 1), NumPy's values (53 bits of a word; float32: 24 bits of a half)."), ('uniform', (('low', '0.0'), ('high', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': True, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, "Floats uniform on [low, high): low + (high - low) * random(), NumPy's values."), ('integers', (('off', None), ('rng', None)), 0, ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'), {'own_binding': True, 'numpy_exact': False, 'numpy_first_attempt': True, 'rejection': True, 'fill': False}, 'Integers uniform on [low, high) (or [low, high] with endpoint=True).'), ('standard_normal', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, 'Standard normal values (mean 0, standard deviation 1).'), ('normal', (('loc', '0.0'), ('scale', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Normal values: loc + scale * standard_normal().'), ('lognormal', (('mean', '0.0'), ('sigma', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Log-normal values: exp(normal(mean, sigma)).'), ('standard_exponential', tuple(), 1, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': True}, "Standard exponential values (scale 1): -log(1 - random()), NumPy's method='inv'."), ('exponential', (('scale', '1.0')), 1, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Exponential values: scale * standard_exponential().'), ('standard_gamma', (('shape', None)), 2, ('float32', 'float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, "Gamma values of scale 1 (Marsaglia and Tsang's method)."), ('gamma', (('shape', None), ('scale', '1.0')), 2, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Gamma values: scale * standard_gamma(shape).'), ('beta', (('a', None), ('b', None)), 4, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Beta values: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b).'), ('chisquare', (('df', None)), 2, ('float64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Chi-square values with df degrees of freedom: 2 * standard_gamma(df / 2).'), ('poisson', (('lam', '1.0')), 2, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Poisson counts of mean lam.'), ('binomial', (('n', None), ('p', None)), 2, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': True, 'fill': False}, 'Binomial counts: successes in n trials of probability p.'), ('geometric', (('p', None)), 1, ('int64'), {'own_binding': False, 'numpy_exact': False, 'numpy_first_attempt': False, 'rejection': False, 'fill': False}, 'Geometric counts: trials up to and including the first success of probability p.'))
-reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax')
+reduction_table: tuple = (('sum', 'with_dtype', 'accumulated', None, False, 'add', 'Sum of array elements over the given axes (float sums are pairwise on the CPU and tree-shaped on the GPU; the same input gives the same bits run to run).'), ('prod', 'with_dtype', 'accumulated', None, False, 'multiply', 'Product of array elements over the given axes (integers wrap as in NumPy).'), ('mean', 'with_dtype', 'mean', None, False, None, 'Arithmetic mean over the given axes; NaN for an empty reduction.'), ('var', 'var', 'variance', None, False, None, 'Variance over the given axes: mean(|x - x.mean()|**2) * N / (N - ddof), in two passes.'), ('std', 'var', 'deviation', None, False, None, 'Standard deviation over the given axes: the square root of var.'), ('min', 'plain', 'same', 'minimum', False, 'minimum', 'Minimum over the given axes; NaN propagates; complex numbers order lexicographically. ValueError for an empty reduction.'), ('max', 'plain', 'same', 'maximum', False, 'maximum', 'Maximum over the given axes; NaN propagates; complex numbers order lexicographically. ValueError for an empty reduction.'), ('argmin', 'arg', 'index', 'argmin', False, None, 'Index of the first minimum (of the first NaN, if any) along an axis.'), ('argmax', 'arg', 'index', 'argmax', False, None, 'Index of the first maximum (of the first NaN, if any) along an axis.'), ('any', 'plain', 'boolean', None, False, 'logical_or', 'Whether any element is non-zero (NaN counts as non-zero).'), ('all', 'plain', 'boolean', None, False, 'logical_and', 'Whether every element is non-zero (NaN counts as non-zero).'), ('count_nonzero', 'count', 'index', None, False, None, 'Number of non-zero elements over the given axes.'), ('nansum', 'with_dtype', 'accumulated', None, True, None, 'Sum treating NaN as zero (on integers and bool: sum).'), ('nanprod', 'with_dtype', 'accumulated', None, True, None, 'Product treating NaN as one (on integers and bool: prod).'), ('nanmean', 'with_dtype', 'mean', None, True, None, 'Mean of the elements that are not NaN; NaN where all are.'), ('nanmin', 'plain', 'same', 'fmin', True, 'fmin', 'Minimum ignoring NaN (NaN where all are NaN).'), ('nanmax', 'plain', 'same', 'fmax', True, 'fmax', 'Maximum ignoring NaN (NaN where all are NaN).'), ('ptp', 'plain', 'same', 'maximum', False, None, 'Range of values (maximum - minimum) over the given axes; NaN propagates; integers wrap. ValueError for an empty reduction.'), ('cumsum', 'scan', 'accumulated', None, False, 'add', 'Cumulative sum along an axis.'), ('cumprod', 'scan', 'accumulated', None, False, 'multiply', 'Cumulative product along an axis.'), ('nancumsum', 'scan', 'accumulated', None, True, None, 'Cumulative sum treating NaN as zero (on integers and bool: cumsum).'), ('nancumprod', 'scan', 'accumulated', None, True, None, 'Cumulative product treating NaN as one (on integers and bool: cumprod).'))
+reductions: tuple[str, ...] = ('sum', 'prod', 'mean', 'var', 'std', 'min', 'max', 'argmin', 'argmax', 'any', 'all', 'count_nonzero', 'nansum', 'nanprod', 'nanmean', 'nanmin', 'nanmax', 'ptp')
 scans: tuple[str, ...] = ('cumsum', 'cumprod', 'nancumsum', 'nancumprod')
 ufunc_table: tuple = (('negative', 1, 'Numerical negative, -x.'), ('positive', 1, 'Numerical positive, +x (a copy).'), ('absolute', 1, 'Absolute value; |z| of complex is real.'), ('sign', 1, '-1, 0 or 1 (NaN stays NaN; z/|z| for complex).'), ('reciprocal', 1, '1/x (integer division for integers, 1/0 gives 0).'), ('square', 1, 'x*x (integers wrap).'), ('sqrt', 1, 'Square root. Integers compute in the smallest float that holds them.'), ('cbrt', 1, 'Cube root. Integers compute in the smallest float that holds them.'), ('logical_not', 1, 'NOT x, as bool.'), ('invert', 1, 'Bitwise NOT (logical NOT for bool).'), ('exp', 1, 'e**x.'), ('exp2', 1, '2**x.'), ('expm1', 1, 'e**x - 1, accurate for small x.'), ('log', 1, 'Natural logarithm.'), ('log2', 1, 'Base-2 logarithm.'), ('log10', 1, 'Base-10 logarithm.'), ('log1p', 1, 'log(1 + x), accurate for small x.'), ('sin', 1, 'Sine.'), ('cos', 1, 'Cosine.'), ('tan', 1, 'Tangent.'), ('arcsin', 1, 'Inverse sine.'), ('arccos', 1, 'Inverse cosine.'), ('arctan', 1, 'Inverse tangent.'), ('sinh', 1, 'Hyperbolic sine.'), ('cosh', 1, 'Hyperbolic cosine.'), ('tanh', 1, 'Hyperbolic tangent.'), ('arcsinh', 1, 'Inverse hyperbolic sine.'), ('arccosh', 1, 'Inverse hyperbolic cosine.'), ('arctanh', 1, 'Inverse hyperbolic tangent.'), ('deg2rad', 1, 'Degrees to radians.'), ('rad2deg', 1, 'Radians to degrees.'), ('floor', 1, 'Largest integer <= x; integers stay as they are.'), ('ceil', 1, 'Smallest integer >= x; integers stay as they are.'), ('trunc', 1, 'x rounded towards zero; integers stay as they are.'), ('rint', 1, 'x rounded to the nearest integer, halves to even.'), ('isnan', 1, 'Whether x is NaN, as bool.'), ('isinf', 1, 'Whether x is infinite, as bool.'), ('isfinite', 1, 'Whether x is finite, as bool.'), ('signbit', 1, 'Whether the sign bit is set, as bool.'), ('add', 2, 'Addition x1 + x2 (integers wrap; logical OR for bool).'), ('subtract', 2, 'Subtraction x1 - x2 (integers wrap).'), ('multiply', 2, 'Multiplication x1 * x2 (integers wrap; logical AND for bool).'), ('divide', 2, 'True division x1 / x2. Integers and bool divide in float64.'), ('div', 2, "AMYPAD NumCu's division: x1 / x2 where x2 is not zero, `default` where it is."), ('floor_divide', 2, "Floor division x1 // x2, Python's signs; integer x // 0 gives 0."), ('remainder', 2, "x1 % x2 with the sign of x2 (Python's); integer x % 0 gives 0."), ('power', 2, 'x1 ** x2; integers wrap, and negative integer exponents raise ValueError.'), ('maximum', 2, 'Elementwise maximum; NaN propagates.'), ('minimum', 2, 'Elementwise minimum; NaN propagates.'), ('fmax', 2, 'Elementwise maximum ignoring NaN.'), ('fmin', 2, 'Elementwise minimum ignoring NaN.'), ('equal', 2, 'x1 == x2, as bool.'), ('not_equal', 2, 'x1 != x2, as bool.'), ('less', 2, 'x1 < x2, as bool (complex: lexicographic).'), ('less_equal', 2, 'x1 <= x2, as bool (complex: lexicographic).'), ('greater', 2, 'x1 > x2, as bool (complex: lexicographic).'), ('greater_equal', 2, 'x1 >= x2, as bool (complex: lexicographic).'), ('logical_and', 2, 'x1 AND x2, as bool.'), ('logical_or', 2, 'x1 OR x2, as bool.'), ('logical_xor', 2, 'x1 XOR x2, as bool.'), ('bitwise_and', 2, 'Bitwise AND.'), ('bitwise_or', 2, 'Bitwise OR.'), ('bitwise_xor', 2, 'Bitwise XOR.'), ('left_shift', 2, 'x1 << x2; shifts by the bit width or more give 0.'), ('right_shift', 2, 'x1 >> x2 (arithmetic for signed); shifts by the bit width or more give 0 or -1.'), ('logaddexp', 2, 'log(exp(x1) + exp(x2)) without overflow.'), ('arctan2', 2, 'The angle of the point (x2, x1), quadrant-aware.'), ('hypot', 2, 'sqrt(x1**2 + x2**2) without overflow.'), ('copysign', 2, 'x1 with the sign of x2.'), ('heaviside', 2, 'Heaviside step: 0 where x1 < 0, x2 where x1 is 0, 1 where x1 > 0.'), ('where', 3, 'Elements of x1 where condition is true, of x2 elsewhere.'), ('clip', 3, 'a limited to [a_min, a_max], NaN propagating.'))
 ufuncs: tuple[str, ...] = ('negative', 'positive', 'absolute', 'sign', 'reciprocal', 'square', 'sqrt', 'cbrt', 'logical_not', 'invert', 'exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'deg2rad', 'rad2deg', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf', 'isfinite', 'signbit', 'add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'logaddexp', 'arctan2', 'hypot', 'copysign', 'heaviside')
