@@ -496,7 +496,20 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "args", "kwargs"), ERRORS, ids=lambda v: repr(v) if not isinstance(v, dict) else repr({k: (f"<{type(a).__name__} {a.dtype} {a.shape}>" if isinstance(a, np.ndarray) else a) for k, a in v.items()}))
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs"),
+    ERRORS,
+    ids=lambda v: (
+        repr(v)
+        if not isinstance(v, dict)
+        else repr(
+            {
+                k: (f"<{type(a).__name__} {a.dtype} {a.shape}>" if isinstance(a, np.ndarray) else a)
+                for k, a in v.items()
+            }
+        )
+    ),
+)
 def test_bad_arguments_raise_numpys_errors_before_any_draw(name, args, kwargs):
     numpy_g = np.random.Generator(np.random.Philox(1))
     with pytest.raises(Exception) as expected:  # noqa: PT011 - NumPy's, whatever it is
