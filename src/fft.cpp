@@ -672,11 +672,12 @@ std::vector<Pass> plan_passes(Kind kind, bool forward, const std::vector<int>& a
       Pass p;
       p.kind = k;
       p.forward = forward;
+      // Taken from the end: axes[j..i), each once (a repeated axis starts the next pass).
       int j = i;
+      int held[3] = {0, 0, 0};
       while (j > first && p.rank < 3 &&
-             std::find(p.axes, p.axes + p.rank, axes[j - 1]) == p.axes + p.rank) {
-        --j;
-        ++p.rank;
+             std::find(held, held + p.rank, axes[j - 1]) == held + p.rank) {
+        held[p.rank++] = axes[--j];
       }
       for (int t = 0; t < p.rank; ++t) {
         p.axes[t] = axes[j + t];
