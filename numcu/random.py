@@ -291,6 +291,7 @@ class Generator:
             if size is None and not isinstance(idx, _core.ndarray):
                 return _np.int64(_np.asarray(idx)[()])
             return idx
+        pool = _placed_like(pool, idx, stream)
         result = _array_api.take(pool, _array_api.reshape(idx, (-1,)), axis=axis, stream=stream)
         out_shape = pool.shape[:axis] + shape + pool.shape[axis + 1 :]
         return _array_api.reshape(result, out_shape) if out_shape != result.shape else result
@@ -359,6 +360,16 @@ def _array_and_device(x, device):
         return arr, device if device is not None else arr.device.id
     arr = _np.asarray(x)
     return arr, device if device is not None else "cpu"
+
+
+def _placed_like(pool, idx, stream):
+    """`pool` where the indices `idx` are (the device the caller asked for): copied once where it
+    is elsewhere (a NumPy pool for a GPU result, a GPU pool for a host result or another GPU's)."""
+    if _on_host(idx):
+        return _core.asarray(pool, device="cpu") if isinstance(pool, _core.ndarray) else pool
+    if isinstance(pool, _core.ndarray) and pool.device.id == _device_of(idx):
+        return pool
+    return _core.asarray(pool, device=_device_of(idx), stream=stream)
 
 
 def _normalize_axis(axis, ndim):

@@ -574,6 +574,32 @@ def test_choice_with_replacement_is_numpys(device):
     assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
 
 
+POOL_PRODUCERS = ("numpy", gpu_param("numcu"))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("producer", POOL_PRODUCERS)
+@pytest.mark.parametrize(
+    ("replace", "with_p"), [(True, False), (True, True), (False, False), (False, True)]
+)
+def test_choice_takes_the_pool_where_the_result_goes(device, producer, replace, with_p):
+    # Every path of choice: the pool (on the host or a GPU) goes where `device` says, and the
+    # result is the pool at the indices an integer population gives from the same state.
+    rng = np.random.default_rng(35)
+    pool = rng.standard_normal((30, 2))
+    p = rng.random(30) if with_p else None
+    if p is not None:
+        p /= p.sum()
+    a, b = nr.default_rng(36), nr.default_rng(36)
+    source = pool if producer == "numpy" else numcu.asarray(pool)
+
+    got = a.choice(source, 12, replace=replace, p=p, device=device)
+    idx = b.choice(30, 12, replace=replace, p=p, device=device)
+
+    assert isinstance(got, numcu.ndarray) == (device != "cpu")
+    np.testing.assert_array_equal(numcu.asnumpy(got), pool[numcu.asnumpy(idx)])
+
+
 def test_choice_without_replacement_with_p_is_numpys():
     expected_g, g = pair(32)
     p = np.linspace(1, 2, 40)
