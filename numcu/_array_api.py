@@ -1750,8 +1750,9 @@ def install(namespace):
     _numcu = namespace
 
     def __array_namespace__(self, /, *, api_version: typing.Any = None) -> typing.Any:
-        """The numcu module, which follows the Array API standard (2025.12), or numcu as an
-        earlier revision accepted has it."""
+        """The numcu module, which follows the Array API standard (2025.12); for an earlier
+        revision (2021.12 to 2024.12) a namespace object with numcu's functions as that revision
+        has them (lists where 2025.12 made tuples). ValueError for any other api_version."""
         return array_namespace(api_version)
 
     def moved(self, device: typing.Any, /, *, stream: typing.Any = None) -> typing.Any:
