@@ -273,10 +273,12 @@ void store_as(py::handle obj, DType dtype, unsigned char* bytes, const char* fna
     std::memcpy(bytes, &narrow, sizeof narrow);
     return;
   }
-  static py::object numpy_array = py::module_::import("numpy").attr("array");
+  // Never released (see random_call.cpp's numpy_module).
+  static PyObject* numpy_array =
+      py::object(py::module_::import("numpy").attr("array")).release().ptr();
   py::object converted;
   try {
-    converted = numpy_array(obj, numpy_dtype(dtype));
+    converted = py::handle(numpy_array)(obj, numpy_dtype(dtype));
   } catch (py::error_already_set& e) {
     e.restore();
     rethrow_named(fname);

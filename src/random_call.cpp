@@ -35,8 +35,10 @@ using random::Distribution;
 using random::DistributionInfo;
 
 py::object numpy_module() {
-  static py::object np = py::module_::import("numpy");
-  return np;
+  // Held for the process's life and never released: a static py::object would be released by
+  // the C++ exit handlers after Python has finalized, and crash there.
+  static PyObject* np = py::module_::import("numpy").release().ptr();
+  return py::reinterpret_borrow<py::object>(np);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ Statistical tests are in test_random_stats.py.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -740,3 +742,16 @@ def test_choice_candidates_survive_a_failed_threshold(threshold, device):
     first = indices[np.argsort(words, kind="stable")[:700]]
     expected = nr.Generator(np.random.Philox(4)).permutation(100_000, device="cpu")[:700]
     np.testing.assert_array_equal(first, expected)
+
+
+def test_the_interpreter_exits_cleanly_after_drawing():
+    # numcu once kept NumPy's module in a static object, released by the C++ exit handlers after
+    # Python had finalized: a segmentation fault at exit (seen with Hypothesis imported, as under
+    # pytest).
+    pytest.importorskip("hypothesis")
+    code = (
+        "import hypothesis, numpy as np, numcu.random as nr\n"
+        "nr.Generator(np.random.Philox(1)).random(size=10, device='cpu')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr.decode()[-2000:])
