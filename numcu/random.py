@@ -185,6 +185,7 @@ class Generator:
             raise _np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
         axis = _normalize_axis(axis, arr.ndim)
         order = _core.argsort(self._words((arr.shape[axis],), where, stream), stream=stream)
+        arr = _placed_like(arr, order, stream)
         return _array_api.take(arr, order, axis=axis, stream=stream)
 
     def shuffle(self, x, axis=0, *, device=None, stream=None):
@@ -207,11 +208,13 @@ class Generator:
         if axis is None:
             flat = _array_api.reshape(arr, (-1,)) if arr.ndim != 1 else arr
             order = _core.argsort(self._words(flat.shape, where, stream))
+            flat = _placed_like(flat, order, stream)
             result = _array_api.reshape(_array_api.take(flat, order, axis=0), arr.shape)
         else:
             axis = _normalize_axis(axis, arr.ndim)
-            keys = self._words(arr.shape, where, stream)
-            result = _core.take_along_axis(arr, _core.argsort(keys, axis=axis), axis=axis)
+            order = _core.argsort(self._words(arr.shape, where, stream), axis=axis)
+            arr = _placed_like(arr, order, stream)
+            result = _core.take_along_axis(arr, order, axis=axis)
         if out is None:
             return result
         if tuple(out.shape) != tuple(arr.shape):
@@ -363,8 +366,9 @@ def _array_and_device(x, device):
 
 
 def _placed_like(pool, idx, stream):
-    """`pool` where the indices `idx` are (the device the caller asked for): copied once where it
-    is elsewhere (a NumPy pool for a GPU result, a GPU pool for a host result or another GPU's)."""
+    """`pool` (choice's population, the array permutation or permuted reorders) where the indices
+    `idx` are, the device the caller asked for: copied once where it is elsewhere (a NumPy array
+    for a GPU result, a GPU array for a host result or another GPU's)."""
     if _on_host(idx):
         return _core.asarray(pool, device="cpu") if isinstance(pool, _core.ndarray) else pool
     if isinstance(pool, _core.ndarray) and pool.device.id == _device_of(idx):
