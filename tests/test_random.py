@@ -602,6 +602,22 @@ def test_choice_takes_the_pool_where_the_result_goes(device, producer, replace, 
     np.testing.assert_array_equal(numcu.asnumpy(got), pool[numcu.asnumpy(idx)])
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("call", ["permutation", "permuted-rows", "permuted-all"])
+def test_a_host_array_is_reordered_where_device_says(call):
+    x = np.random.default_rng(37).standard_normal((12, 5))
+    run = {
+        "permutation": lambda g, d: g.permutation(x, device=d),
+        "permuted-rows": lambda g, d: g.permuted(x, axis=1, device=d),
+        "permuted-all": lambda g, d: g.permuted(x, device=d),
+    }[call]
+
+    got = run(nr.default_rng(38), "cuda")
+
+    assert isinstance(got, numcu.ndarray)
+    np.testing.assert_array_equal(got.get(), run(nr.default_rng(38), "cpu"))
+
+
 def test_choice_without_replacement_with_p_is_numpys():
     expected_g, g = pair(32)
     p = np.linspace(1, 2, 40)
@@ -612,16 +628,10 @@ def test_choice_without_replacement_with_p_is_numpys():
     np.testing.assert_array_equal(got, expected_g.choice(40, 25, replace=False, p=p))
 
 
-@pytest.mark.parametrize("device", DEVICES)
-def test_choice_without_replacement_draws_distinct_values_uniformly(device):
+def test_choice_without_replacement_draws_distinct_values_uniformly():
     g = nr.default_rng(33)
 
-    draws = np.stack(
-        [
-            np.asarray(numcu.asnumpy(g.choice(10, 3, replace=False, device=device)))
-            for _ in range(3000)
-        ]
-    )
+    draws = np.stack([g.choice(10, 3, replace=False, device="cpu") for _ in range(3000)])
 
     assert all(len(set(row)) == 3 for row in draws.tolist())
     # Every value equally often in every position: 300 expected per cell.
@@ -629,17 +639,35 @@ def test_choice_without_replacement_draws_distinct_values_uniformly(device):
     assert np.all(np.abs(counts - 300) < 5 * np.sqrt(300))
 
 
+@pytest.mark.gpu
+def test_choice_without_replacement_on_the_gpu_is_the_cpus_call_after_call():
+    # The GPU's small draws are the CPU's, call after call (so the CPU's statistics above hold
+    # for them), with the same state after.
+    on_cpu, on_gpu = nr.default_rng(33), nr.default_rng(33)
+    for k in [3, 1, 9, 3, 5] * 20:
+        expected = on_cpu.choice(10, k, replace=False, device="cpu")
+
+        got = on_gpu.choice(10, k, replace=False, device="cuda")
+
+        np.testing.assert_array_equal(numcu.asnumpy(got), expected)
+    assert same_state(on_gpu.bit_generator.state, on_cpu.bit_generator.state)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_permutations_are_uniform(device):
-    # All 24 orders of 4 elements, 24000 permutations: 1000 expected each (5 sigma bounds).
+    # permuted() orders each row of 4 by its 4 raw draws, in C order: the values of 24000 calls
+    # of permutation(4) in a row, in one call (the first 40 calls are checked against it). All
+    # 24 orders of 4 elements: 1000 expected each (5 sigma bounds).
+    rows = nr.default_rng(34).permuted(np.tile(np.arange(4), (24_000, 1)), axis=1, device=device)
+    rows = np.asarray(numcu.asnumpy(rows))
     g = nr.default_rng(34)
-    keys = {}
-    for _ in range(24_000):
-        order = tuple(np.asarray(numcu.asnumpy(g.permutation(4, device=device))).tolist())
-        keys[order] = keys.get(order, 0) + 1
+    for row in rows[:40]:
+        np.testing.assert_array_equal(numcu.asnumpy(g.permutation(4, device=device)), row)
 
-    assert len(keys) == 24
-    assert all(abs(c - 1000) < 5 * np.sqrt(1000) for c in keys.values())
+    orders, counts = np.unique(rows, axis=0, return_counts=True)
+
+    assert len(orders) == 24 and counts.sum() == 24_000
+    assert np.all(np.abs(counts - 1000) < 5 * np.sqrt(1000))
 
 
 def test_permutation_shuffle_and_permuted_agree():
