@@ -790,10 +790,30 @@ ADDRESS_MAX = 2**64 - 1
 INT64_MAX = 2**63 - 1
 
 
+# Each strategy is made once (Hypothesis validates a new strategy object at its first draw, which
+# cost more than the checks themselves when they were made per draw).
+@functools.cache
 def edge_ints(lo: int, hi: int, edges: tuple[int, ...]) -> st.SearchStrategy[int]:
     """Integers in [lo, hi], often one of `edges` (or next to one), where overflow lives."""
     near = [e + d for e in edges for d in (-1, 0, 1) if lo <= e + d <= hi]
     return st.one_of(st.sampled_from(near), st.integers(lo, hi))
+
+
+@functools.cache
+def stride_of(itemsize: int) -> st.SearchStrategy[int]:
+    """A stride in bytes: often the item size (or its negative, 0 or twice it), else any."""
+    return st.sampled_from([itemsize, itemsize, -itemsize, 0, 2 * itemsize]) | edge_ints(
+        -(2**63), INT64_MAX, (0, INT64_MAX)
+    )
+
+
+ITEMSIZE_LISTS = st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=3, max_size=3)
+POINTER_LISTS = st.lists(
+    edge_ints(0, ADDRESS_MAX, (0, 16, 4096, 2**47, 2**63, ADDRESS_MAX - 4095, ADDRESS_MAX)),
+    min_size=3,
+    max_size=3,
+)
+SHAPES_OF_NDIM = {k: st.lists(edge_ints(-1, 2**40, (0, 1)), min_size=k, max_size=k) for k in (0, 2)}
 
 
 @given(data=st.data())
@@ -805,34 +825,15 @@ def test_dense_launch_test_never_passes_what_the_full_check_refuses(data):
     Plans near every overflow edge: a plan the quick test passes also passes the whole check,
     and a dense plan of real-looking pointers is passed by the quick test (else the fast path
     would be dead)."""
-    itemsizes = data.draw(st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=3, max_size=3))
+    itemsizes = data.draw(ITEMSIZE_LISTS)
     ndim = data.draw(st.sampled_from([1, 1, 1, 0, 2]), label="ndim")
     size = data.draw(edge_ints(-2, INT64_MAX, (0, 1, 2**31, 2**60, 2**62, INT64_MAX)))
-    shape = (
-        [size]
-        if ndim == 1
-        else data.draw(st.lists(edge_ints(-1, 2**40, (0, 1)), min_size=ndim, max_size=ndim))
-    )
+    shape = [size] if ndim == 1 else data.draw(SHAPES_OF_NDIM[ndim])
     if ndim == 1 and data.draw(st.booleans(), label="other extent"):
         shape = [data.draw(edge_ints(-1, INT64_MAX, (0, 1, size)))]
-    strides = [
-        [
-            data.draw(
-                st.sampled_from([s, s, -s, 0, 2 * s])
-                | edge_ints(-(2**63), INT64_MAX, (0, INT64_MAX))
-            )
-            for _ in range(ndim)
-        ]
-        for s in itemsizes
-    ]
-    pointers = edge_ints(
-        0, ADDRESS_MAX, (0, 16, 4096, 2**47, 2**63, ADDRESS_MAX - 4095, ADDRESS_MAX)
-    )
-    pointers = data.draw(st.lists(pointers, min_size=3, max_size=3), label="data")
-    alignments = data.draw(
-        st.sampled_from([[], itemsizes])
-        | st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=3, max_size=3)
-    )
+    strides = [[data.draw(stride_of(s)) for _ in range(ndim)] for s in itemsizes]
+    pointers = data.draw(POINTER_LISTS, label="data")
+    alignments = data.draw(st.sampled_from([[], itemsizes]) | ITEMSIZE_LISTS)
     mask = data.draw(st.integers(0, 7), label="scalar mask")
     args = (pointers, size, shape, strides, itemsizes, alignments, mask)
     fast = numcu._core._launch_check(*args, full=False)
