@@ -686,29 +686,29 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
       }
     }
     for (int k = 0; k <= ins.arity; ++k) pv[k] = &views[k];
-    if (ins.op == F::kCastOp) {
+    // out = `value` (of dtype `dtype`, on the host) cast into every element: the cast of a
+    // broadcast 0-d array.
+    const auto fill = [&](DType dtype, const unsigned char* value) {
+      ArrayView h;
+      scalar_view(h, dtype, const_cast<unsigned char*>(value));
+      ArrayView b = upload(scratch, ex, h);
+      b.ndim = out.ndim;
+      for (int d = 0; d < out.ndim; ++d) {
+        b.shape[d] = out.shape[d];
+        b.strides[d] = 0;
+      }
+      run_cast(ex, out, b, fname);
+    };
+    // out = operand 0 cast into out's dtype.
+    const auto copy_operand = [&] {
       if (is_scalar[1]) {
-        // A constant into every element: the cast of a broadcast 0-d array.
-        ArrayView c;
-        c.dtype = ins.loop;
-        c.ndim = 0;
-        c.device = ex.device;
-        const ArrayView host_value = [&] {
-          ArrayView h;
-          scalar_view(h, ins.loop, const_cast<unsigned char*>(prog.constant(ins.src[0].index)));
-          return h;
-        }();
-        c = upload(scratch, ex, host_value);
-        ArrayView b = c;
-        b.ndim = out.ndim;
-        for (int d = 0; d < out.ndim; ++d) {
-          b.shape[d] = out.shape[d];
-          b.strides[d] = 0;
-        }
-        run_cast(ex, out, b, fname);
+        fill(ins.loop, prog.constant(ins.src[0].index));
       } else {
         run_cast(ex, out, views[1], fname);
       }
+    };
+    if (ins.op == F::kCastOp) {
+      copy_operand();
       continue;
     }
     if (ins.op >= F::kFirstExtra) {
@@ -732,9 +732,28 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
       one.code.push_back(single);
       std::string why;
       if (!F::gpu_supports(one, ex.device, &why)) {
-        throw_type_error(std::string(fname) + ": " + F::op_info(ins.op).name +
-                         " cannot run on the GPU for dtype " + dtype_name(ins.loop) + " (" + why +
-                         ")");
+        // Real dtypes outside the interpreter's (int8, uint16, float16...): what the extras
+        // are there, as casts: real and conj a copy, imag zeros, ones_like ones (numcu.ones_like's
+        // value). Complex numbers and complex()'s float32 and float64 loops are always held.
+        const auto extra = static_cast<F::Extra>(ins.op - F::kFirstExtra);
+        const bool real_dtype = dtype_kind(ins.loop) != 'c';
+        if (real_dtype && (extra == F::Extra::real || extra == F::Extra::conj)) {
+          copy_operand();
+          continue;
+        }
+        if (real_dtype && (extra == F::Extra::imag || extra == F::Extra::ones_like)) {
+          std::int64_t k = extra == F::Extra::ones_like ? 1 : 0;
+          alignas(16) unsigned char v[16] = {};
+          ArrayView from, to;
+          scalar_view(from, DType::int64, reinterpret_cast<unsigned char*>(&k));
+          scalar_view(to, ins.loop, v);
+          run_cast(Exec{}, to, from, fname);
+          fill(ins.loop, v);
+          continue;
+        }
+        throw_value_error(std::string(fname) + ": internal error: " + F::op_info(ins.op).name +
+                          " cannot run on the GPU for dtype " + dtype_name(ins.loop) + " (" + why +
+                          ")");
       }
       std::vector<const ArrayView*> lv{&out};
       for (const ArrayView& v : one_inputs) lv.push_back(&v);

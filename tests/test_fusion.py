@@ -833,6 +833,21 @@ def test_gpu_tiles_and_tails(rng, dtype, n):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("backend", [gpu_param("numcu"), gpu_param("cuda")])
+@pytest.mark.parametrize("dtype", ["uint16", "int8", "float16"])
+def test_gpu_extras_outside_the_interpreters_dtypes(rng, backend, dtype):
+    """real, imag, conj and ones_like of dtypes the GPU interpreter does not hold run unfused,
+    as the other ops do."""
+    env = {"a": random_array(rng, (300,), dtype)}
+    dev = on_backend(env, backend)
+    for ex in ["ones_like(a) + a", "real(a) * 2 + imag(a)", "conj(a) - a.imag"]:
+        with quiet():
+            fused = evaluate_on(ex, dev, backend)
+            same_bits(fused, unfused_eval(ex, dev, backend))
+        close_to_numpy(fused, numpy_eval(ex, env))
+
+
+@pytest.mark.gpu
 def test_gpu_unaligned_and_broadcast_inputs(rng):
     base = numcu.asarray(random_array(rng, (N_BLOCKS + 1,), "float32"))
     row = numcu.asarray(random_array(rng, (61,), "float32"))
