@@ -12,14 +12,15 @@
 //    loop search for every op (ufunc_types' rule in elementwise_call.cpp, through the same
 //    promote_all and op table), casts inserted where an operand's dtype is not its loop's, Python
 //    integers checked against integer loops;
-// 3. computes on the CPU the ops whose operands are all scalars held by value (as the unfused
-//    calls compute them: numcu.sin(2.0) runs on the CPU), converts the scalars into the
-//    program's constants, places the call (device arrays keep their GPU; host data goes where
-//    the placement model says, as for ufuncs), brings host inputs to the GPU, and runs the
-//    program: fused on the GPU where an interpreter kernel holds it (fused_gpu.hpp: its dtypes,
-//    at most 64 instructions, 16 array inputs, 32 constants and the shared memory the values
-//    held at once take), else as unfused calls, one kernel per instruction; always fused on the
-//    CPU.
+// 3. computes the ops whose operands are all scalars held by value where the unfused calls of
+//    those scalars run: on the CPU before the program (numcu.sin(2.0) runs there), or, where
+//    device= or stream= asks for a GPU, on it as instructions of the program over constants;
+//    converts the scalars into the program's constants, places the call (device arrays keep their
+//    GPU; host data goes where the placement model says, as for ufuncs), brings host inputs to the
+//    GPU, and runs the program: fused on the GPU where an interpreter kernel holds it
+//    (fused_gpu.hpp: its dtypes, at most 64 instructions, 16 array inputs, 32 constants and the
+//    shared memory the values held at once take), else as unfused calls, one kernel per
+//    instruction; always fused on the CPU.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
@@ -247,6 +248,9 @@ class FusedExpr {
     std::vector<py::object> python_value;
     std::vector<Operand> python_results;  // intake of those computed
     std::vector<int> python_result_of;    // per node: index into python_results, or -1
+    // Whether ops of scalars alone run on the GPU, as program instructions over constants,
+    // rather than on the CPU before the program (see scalar_calls_on_gpu).
+    bool scalars_on_gpu = false;
     std::string key;
   };
   void take_in(py::handle args, py::handle out_obj, int rule, CallState& st);
@@ -488,8 +492,9 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     bool all_scalars = true;
     for (int k = 0; k < nin; ++k)
       all_scalars = all_scalars && T[n.args[k]].kind == TypedNode::scalar;
-    if (all_scalars) {
-      // Computed on the CPU at each call, as the unfused call of scalars is.
+    if (all_scalars && !st.scalars_on_gpu) {
+      // Computed on the CPU at each call, as the unfused call of scalars is there. (Where that
+      // call would run on the GPU, the op is an instruction of the program over constants.)
       HostStep h;
       h.ins = ins;
       for (int k = 0; k < nin; ++k) {
@@ -817,6 +822,17 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
   return r;
 }
 
+// Whether the unfused call of an op of scalars alone (Python scalars, literals, 0-d host
+// arrays) runs on a GPU, placed as a ufunc call of one element is: there where device= or
+// stream= asks for one (numcu.exp(x, device='cuda') is the GPU's exp, whose last bits may differ
+// from the CPU's), on the CPU where none is asked for (numcu.sin(2.0)), unless the placement
+// model's mode says otherwise.
+bool scalar_calls_on_gpu(const DeviceRequest& req) {
+  const DeviceRequest r = placed(req, {}, false, false, 1.0, 16.0);
+  if (r.kind == DeviceRequest::Kind::cpu) return false;
+  return r.kind == DeviceRequest::Kind::cuda || cuda::is_available();
+}
+
 py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const DeviceRequest& req,
                            bool emulate) {
   const char* fname = fname_.c_str();
@@ -826,6 +842,14 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
     stream_keeper = stream_object_keeper(req.stream_object, req.stream);
   CallState st;
   take_in(args, out_obj, rule, st);
+  // Where ops of scalars alone run is part of the signature (asked only where there are
+  // scalars: arguments held by value or literals). The emulated GPU runs them as the GPU does.
+  bool any_scalar = !literals_.empty();
+  for (const Operand& x : st.args) {
+    any_scalar = any_scalar || (x.kind != Operand::Kind::device && x.view.ndim == 0);
+  }
+  st.scalars_on_gpu = any_scalar && (emulate || scalar_calls_on_gpu(req));
+  st.key.push_back(st.scalars_on_gpu ? 'g' : 'c');
   Operand out;
   const bool has_out = !out_obj.is_none();
   if (has_out) {
@@ -1007,6 +1031,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
 py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int device) {
   CallState st;
   take_in(args, out_obj, rule, st);
+  st.key.push_back('c');  // as a call that asks for no device
   Operand out;
   if (!out_obj.is_none()) {
     intake_into(out, out_obj, fname_.c_str(), Role::output);
