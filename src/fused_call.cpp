@@ -12,14 +12,15 @@
 //    loop search for every op (ufunc_types' rule in elementwise_call.cpp, through the same
 //    promote_all and op table), casts inserted where an operand's dtype is not its loop's, Python
 //    integers checked against integer loops;
-// 3. computes on the CPU the ops whose operands are all scalars held by value (as the unfused
-//    calls compute them: numcu.sin(2.0) runs on the CPU), converts the scalars into the
-//    program's constants, places the call (device arrays keep their GPU; host data goes where
-//    the placement model says, as for ufuncs), brings host inputs to the GPU, and runs the
-//    program: fused on the GPU where an interpreter kernel holds it (fused_gpu.hpp: its dtypes,
-//    at most 64 instructions, 16 array inputs, 32 constants and the shared memory the values
-//    held at once take), else as unfused calls, one kernel per instruction; always fused on the
-//    CPU.
+// 3. computes the ops whose operands are all scalars held by value where the unfused calls of
+//    those scalars run: on the CPU before the program (numcu.sin(2.0) runs there), or, where
+//    device= or stream= asks for a GPU, on it as instructions of the program over constants;
+//    converts the scalars into the program's constants, places the call (device arrays keep their
+//    GPU; host data goes where the placement model says, as for ufuncs), brings host inputs to the
+//    GPU, and runs the program: fused on the GPU where an interpreter kernel holds it
+//    (fused_gpu.hpp: its dtypes, at most 64 instructions, 16 array inputs, 32 constants and the
+//    shared memory the values held at once take), else as unfused calls, one kernel per
+//    instruction; always fused on the CPU.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
@@ -247,6 +248,9 @@ class FusedExpr {
     std::vector<py::object> python_value;
     std::vector<Operand> python_results;  // intake of those computed
     std::vector<int> python_result_of;    // per node: index into python_results, or -1
+    // Whether ops of scalars alone run on the GPU, as program instructions over constants,
+    // rather than on the CPU before the program (see scalar_calls_on_gpu).
+    bool scalars_on_gpu = false;
     std::string key;
   };
   void take_in(py::handle args, py::handle out_obj, int rule, CallState& st);
@@ -488,8 +492,9 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     bool all_scalars = true;
     for (int k = 0; k < nin; ++k)
       all_scalars = all_scalars && T[n.args[k]].kind == TypedNode::scalar;
-    if (all_scalars) {
-      // Computed on the CPU at each call, as the unfused call of scalars is.
+    if (all_scalars && !st.scalars_on_gpu) {
+      // Computed on the CPU at each call, as the unfused call of scalars is there. (Where that
+      // call would run on the GPU, the op is an instruction of the program over constants.)
       HostStep h;
       h.ins = ins;
       for (int k = 0; k < nin; ++k) {
@@ -686,29 +691,29 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
       }
     }
     for (int k = 0; k <= ins.arity; ++k) pv[k] = &views[k];
-    if (ins.op == F::kCastOp) {
+    // out = `value` (of dtype `dtype`, on the host) cast into every element: the cast of a
+    // broadcast 0-d array.
+    const auto fill = [&](DType dtype, const unsigned char* value) {
+      ArrayView h;
+      scalar_view(h, dtype, const_cast<unsigned char*>(value));
+      ArrayView b = upload(scratch, ex, h);
+      b.ndim = out.ndim;
+      for (int d = 0; d < out.ndim; ++d) {
+        b.shape[d] = out.shape[d];
+        b.strides[d] = 0;
+      }
+      run_cast(ex, out, b, fname);
+    };
+    // out = operand 0 cast into out's dtype.
+    const auto copy_operand = [&] {
       if (is_scalar[1]) {
-        // A constant into every element: the cast of a broadcast 0-d array.
-        ArrayView c;
-        c.dtype = ins.loop;
-        c.ndim = 0;
-        c.device = ex.device;
-        const ArrayView host_value = [&] {
-          ArrayView h;
-          scalar_view(h, ins.loop, const_cast<unsigned char*>(prog.constant(ins.src[0].index)));
-          return h;
-        }();
-        c = upload(scratch, ex, host_value);
-        ArrayView b = c;
-        b.ndim = out.ndim;
-        for (int d = 0; d < out.ndim; ++d) {
-          b.shape[d] = out.shape[d];
-          b.strides[d] = 0;
-        }
-        run_cast(ex, out, b, fname);
+        fill(ins.loop, prog.constant(ins.src[0].index));
       } else {
         run_cast(ex, out, views[1], fname);
       }
+    };
+    if (ins.op == F::kCastOp) {
+      copy_operand();
       continue;
     }
     if (ins.op >= F::kFirstExtra) {
@@ -732,9 +737,28 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
       one.code.push_back(single);
       std::string why;
       if (!F::gpu_supports(one, ex.device, &why)) {
-        throw_type_error(std::string(fname) + ": " + F::op_info(ins.op).name +
-                         " cannot run on the GPU for dtype " + dtype_name(ins.loop) + " (" + why +
-                         ")");
+        // Real dtypes outside the interpreter's (int8, uint16, float16...): what the extras
+        // are there, as casts: real and conj a copy, imag zeros, ones_like ones (numcu.ones_like's
+        // value). Complex numbers and complex()'s float32 and float64 loops are always held.
+        const auto extra = static_cast<F::Extra>(ins.op - F::kFirstExtra);
+        const bool real_dtype = dtype_kind(ins.loop) != 'c';
+        if (real_dtype && (extra == F::Extra::real || extra == F::Extra::conj)) {
+          copy_operand();
+          continue;
+        }
+        if (real_dtype && (extra == F::Extra::imag || extra == F::Extra::ones_like)) {
+          std::int64_t k = extra == F::Extra::ones_like ? 1 : 0;
+          alignas(16) unsigned char v[16] = {};
+          ArrayView from, to;
+          scalar_view(from, DType::int64, reinterpret_cast<unsigned char*>(&k));
+          scalar_view(to, ins.loop, v);
+          run_cast(Exec{}, to, from, fname);
+          fill(ins.loop, v);
+          continue;
+        }
+        throw_value_error(std::string(fname) + ": internal error: " + F::op_info(ins.op).name +
+                          " cannot run on the GPU for dtype " + dtype_name(ins.loop) + " (" + why +
+                          ")");
       }
       std::vector<const ArrayView*> lv{&out};
       for (const ArrayView& v : one_inputs) lv.push_back(&v);
@@ -798,6 +822,17 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
   return r;
 }
 
+// Whether the unfused call of an op of scalars alone (Python scalars, literals, 0-d host
+// arrays) runs on a GPU, placed as a ufunc call of one element is: there where device= or
+// stream= asks for one (numcu.exp(x, device='cuda') is the GPU's exp, whose last bits may differ
+// from the CPU's), on the CPU where none is asked for (numcu.sin(2.0)), unless the placement
+// model's mode says otherwise.
+bool scalar_calls_on_gpu(const DeviceRequest& req) {
+  const DeviceRequest r = placed(req, {}, false, false, 1.0, 16.0);
+  if (r.kind == DeviceRequest::Kind::cpu) return false;
+  return r.kind == DeviceRequest::Kind::cuda || cuda::is_available();
+}
+
 py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const DeviceRequest& req,
                            bool emulate) {
   const char* fname = fname_.c_str();
@@ -807,6 +842,14 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
     stream_keeper = stream_object_keeper(req.stream_object, req.stream);
   CallState st;
   take_in(args, out_obj, rule, st);
+  // Where ops of scalars alone run is part of the signature (asked only where there are
+  // scalars: arguments held by value or literals). The emulated GPU runs them as the GPU does.
+  bool any_scalar = !literals_.empty();
+  for (const Operand& x : st.args) {
+    any_scalar = any_scalar || (x.kind != Operand::Kind::device && x.view.ndim == 0);
+  }
+  st.scalars_on_gpu = any_scalar && (emulate || scalar_calls_on_gpu(req));
+  st.key.push_back(st.scalars_on_gpu ? 'g' : 'c');
   Operand out;
   const bool has_out = !out_obj.is_none();
   if (has_out) {
@@ -988,6 +1031,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
 py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int device) {
   CallState st;
   take_in(args, out_obj, rule, st);
+  st.key.push_back('c');  // as a call that asks for no device
   Operand out;
   if (!out_obj.is_none()) {
     intake_into(out, out_obj, fname_.c_str(), Role::output);

@@ -94,6 +94,102 @@ NUMCU_HD NUMCU_FORCEINLINE bool isnan_any(T a) {
   }
 }
 
+// Products and sums rounded one by one, never contracted into a multiply-add. nvcc contracts
+// x*y + z*w (-fmad=true, its default) into fma(x, y, z*w) or fma(z, w, x*y) as it sees fit at
+// each place the code is inlined, and the two round differently: the same functor then gives
+// other last bits in another kernel (sm_90, libcu++'s complex operator*: the ufunc kernel's
+// imaginary part was fma(a, d, b*c), the fused interpreter's fma(b, c, a*d)). The device's
+// round-to-nearest intrinsics are never contracted, so code built on these computes the same
+// bits in every kernel, and the bits the CPU backend (-ffp-contract=off) computes.
+template <class R>
+NUMCU_HD NUMCU_FORCEINLINE R mul_rn(R a, R b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (std::is_same_v<R, float>) {
+    return __fmul_rn(a, b);
+  } else {
+    return __dmul_rn(a, b);
+  }
+#else
+  return a * b;
+#endif
+}
+template <class R>
+NUMCU_HD NUMCU_FORCEINLINE R add_rn(R a, R b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (std::is_same_v<R, float>) {
+    return __fadd_rn(a, b);
+  } else {
+    return __dadd_rn(a, b);
+  }
+#else
+  return a + b;
+#endif
+}
+template <class R>
+NUMCU_HD NUMCU_FORCEINLINE R sub_rn(R a, R b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (std::is_same_v<R, float>) {
+    return __fsub_rn(a, b);
+  } else {
+    return __dsub_rn(a, b);
+  }
+#else
+  return a - b;
+#endif
+}
+
+// Infinities to +-1 and finite values to +-0, NaN to +-0 (C99 Annex G's recovery below).
+template <class R>
+NUMCU_HD NUMCU_FORCEINLINE R unit_if_inf(R v) {
+  return m::copysign(m::isinf(v) ? R(1) : R(0), v);
+}
+template <class R>
+NUMCU_HD NUMCU_FORCEINLINE R zero_if_nan(R v) {
+  return m::isnan(v) ? m::copysign(R(0), v) : v;
+}
+
+// The complex product (ac - bd) + (ad + bc)i, each product and sum rounded on its own (mul_rn),
+// as libcu++'s operator* and C99's Annex G define it: where both parts come out NaN but a factor
+// is infinite (or a partial product overflowed), the product is recomputed as an infinity of the
+// right quadrant. Exact under exchange of the factors.
+template <class T>
+NUMCU_HD T complex_multiply(T z, T w) {
+  using R = typename T::value_type;
+  R a = z.real(), b = z.imag(), c = w.real(), d = w.imag();
+  R ac = mul_rn(a, c), bd = mul_rn(b, d), ad = mul_rn(a, d), bc = mul_rn(b, c);
+  R x = sub_rn(ac, bd), y = add_rn(ad, bc);
+  if (m::isnan(x) && m::isnan(y)) {
+    bool recalc = false;
+    if (m::isinf(a) || m::isinf(b)) {
+      a = unit_if_inf(a);
+      b = unit_if_inf(b);
+      c = zero_if_nan(c);
+      d = zero_if_nan(d);
+      recalc = true;
+    }
+    if (m::isinf(c) || m::isinf(d)) {
+      c = unit_if_inf(c);
+      d = unit_if_inf(d);
+      a = zero_if_nan(a);
+      b = zero_if_nan(b);
+      recalc = true;
+    }
+    if (!recalc && (m::isinf(ac) || m::isinf(bd) || m::isinf(ad) || m::isinf(bc))) {
+      a = zero_if_nan(a);
+      b = zero_if_nan(b);
+      c = zero_if_nan(c);
+      d = zero_if_nan(d);
+      recalc = true;
+    }
+    if (recalc) {
+      const R inf = m::numeric_limits<R>::infinity();
+      x = mul_rn(inf, sub_rn(mul_rn(a, c), mul_rn(b, d)));
+      y = mul_rn(inf, add_rn(mul_rn(a, d), mul_rn(b, c)));
+    }
+  }
+  return T(x, y);
+}
+
 // NumPy's ordering of complex numbers: lexicographic, with NaN comparing false.
 template <class T>
 NUMCU_HD NUMCU_FORCEINLINE bool less(T a, T b) {
@@ -198,6 +294,8 @@ struct Multiply : SameLoop {
       return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
     } else if constexpr (std::is_same_v<T, bool>) {
       return a && b;
+    } else if constexpr (is_complex_v<T>) {
+      return complex_multiply(a, b);
     } else {
       return a * b;
     }
@@ -357,7 +455,8 @@ struct Power : IntLoop {
     }
   }
 
-  // NumPy's complex power: exact for small integer exponents; 0 to a power with a positive real
+  // NumPy's complex power: exact for small integer exponents (repeated products, and for negative
+  // ones the reciprocal by divide's formula, as NumPy's cdiv); 0 to a power with a positive real
   // part is 0, to any other power NaN.
   template <class T>
   NUMCU_HD static T complex_power(T a, T b) {
@@ -373,13 +472,14 @@ struct Power : IntLoop {
       if (static_cast<V>(n) == b.real()) {
         T result(1), base = a;
         for (unsigned e = static_cast<unsigned>(n < 0 ? -n : n); e != 0; e >>= 1) {
-          if (e & 1u) result = result * base;
-          base = base * base;
+          if (e & 1u) result = complex_multiply(result, base);
+          base = complex_multiply(base, base);
         }
-        return n < 0 ? T(1) / result : result;
+        return n < 0 ? Divide::complex_divide(T(1), result) : result;
       }
     }
-    return m::pow(a, b);
+    // libcu++'s pow(a, b), exp(b * log(a)), with its product rounded as multiply's.
+    return m::exp(complex_multiply(b, m::log(a)));
   }
 };
 
@@ -697,7 +797,8 @@ struct RightShift : IntLoop {
 // for complex elementary functions", 1987): built from square roots of 1 - z and 1 + z, they
 // neither overflow nor cancel far from the origin, where libcu++'s acos(-4096+1j) is -inf j in
 // float and its double acos loses three digits at |z| = 4e7. complex64 is computed in
-// complex128. Infinities and NaNs keep libcu++'s (C99's) special values.
+// complex128. Infinities and NaNs keep libcu++'s (C99's) special values. Their sums of two
+// products are rounded as complex_multiply's are (mul_rn), the same in every kernel.
 template <class T>
 NUMCU_HD auto in_double(T a) {
   return complex128(static_cast<double>(a.real()), static_cast<double>(a.imag()));
@@ -721,12 +822,13 @@ struct KahanInverse {
   static NUMCU_HD complex128 acos(complex128 z) {
     const complex128 a = sqrt(1.0 - z), b = sqrt(1.0 + z);
     return complex128(2.0 * m::atan2(a.real(), b.real()),
-                      m::asinh(b.real() * a.imag() - b.imag() * a.real()));
+                      m::asinh(sub_rn(mul_rn(b.real(), a.imag()), mul_rn(b.imag(), a.real()))));
   }
   static NUMCU_HD complex128 asin(complex128 z) {
     const complex128 a = sqrt(1.0 - z), b = sqrt(1.0 + z);
-    return complex128(m::atan2(z.real(), a.real() * b.real() - a.imag() * b.imag()),
-                      m::asinh(a.real() * b.imag() - a.imag() * b.real()));
+    return complex128(
+        m::atan2(z.real(), sub_rn(mul_rn(a.real(), b.real()), mul_rn(a.imag(), b.imag()))),
+        m::asinh(sub_rn(mul_rn(a.real(), b.imag()), mul_rn(a.imag(), b.real()))));
   }
   static NUMCU_HD complex128 asinh(complex128 z) {  // -i asin(i z)
     const complex128 w = asin(complex128(-z.imag(), z.real()));
@@ -734,7 +836,7 @@ struct KahanInverse {
   }
   static NUMCU_HD complex128 acosh(complex128 z) {
     const complex128 c = sqrt(z - 1.0), d = sqrt(z + 1.0);
-    return complex128(m::asinh(c.real() * d.real() + c.imag() * d.imag()),
+    return complex128(m::asinh(add_rn(mul_rn(c.real(), d.real()), mul_rn(c.imag(), d.imag()))),
                       2.0 * m::atan2(c.imag(), d.real()));
   }
 };
