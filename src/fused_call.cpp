@@ -108,7 +108,9 @@ struct TypedProgram {
   std::vector<ScalarCheck> checks;
   int nscalars = 0;  // the call's scalar table: the arguments' and literals', then the rest
   TypedNode root;
-  bool costly = false;
+  // The placement model's class of the program: transcendental where one of its ufuncs is, by
+  // the ufunc table's cost (the extras and the cast are elementwise), as an unfused call counts.
+  OpClass op_class = OpClass::elementwise;
   // Where no program runs (the result is a scalar): the scalar.
   bool scalar_result = false;
   // The program encoded for the GPU interpreter, per device (null: it runs unfused there, for
@@ -484,7 +486,9 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     ins.out = outd;
     ins.arity = nin;
     ins.params = n.params;
-    if (op != F::kCastOp && info.costly) tp->costly = true;
+    if (op < kNumUfuncs && op_class_of(static_cast<Ufunc>(op)) == OpClass::transcendental) {
+      tp->op_class = OpClass::transcendental;
+    }
     bool all_scalars = true;
     for (int k = 0; k < nin; ++k)
       all_scalars = all_scalars && T[n.args[k]].kind == TypedNode::scalar;
@@ -766,7 +770,7 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
 // Where a call of host data only runs when no device is asked for: the placement model, as for
 // ufuncs (pipeline.cpp's placed_request).
 DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>& operands,
-                     bool has_out, bool costly, double elements, double out_bytes) {
+                     bool has_out, OpClass op_class, double elements, double out_bytes) {
   if (req.kind != DeviceRequest::Kind::automatic || req.has_stream) return req;
   for (const Operand* x : operands) {
     if (x != nullptr && x->kind == Operand::Kind::device) return req;
@@ -792,8 +796,7 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
   } catch (const Error&) {
   }
   const PlacementEstimate e =
-      estimate_placement(costly ? OpClass::transcendental : OpClass::elementwise, in_bytes, 0.0,
-                         largest, out_bytes, !has_out, elements, threads);
+      estimate_placement(op_class, in_bytes, 0.0, largest, out_bytes, !has_out, elements, threads);
   if (!e.gpu) r.kind = DeviceRequest::Kind::cpu;
   return r;
 }
@@ -881,7 +884,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
   for (int a : tp.inputs) operands.push_back(&st.args[a]);
   if (has_out) operands.push_back(&out);
   const DeviceRequest where =
-      placed(req, operands, has_out, tp.costly, static_cast<double>(elements),
+      placed(req, operands, has_out, tp.op_class, static_cast<double>(elements),
              static_cast<double>(elements) * itemsize(result_dtype));
   const Exec ex = place(fname, operands.data(), static_cast<int>(operands.size()), where);
   if (ex.gpu) cuda::activate(ex.device);

@@ -156,7 +156,8 @@ struct OpInfo {
   bool condition_first;
   bool loop_per_input;
   // Whether the op computes something costly per element (float functions, integer division,
-  // complex division): the CPU backend's grain and the placement model count it.
+  // complex division): the CPU backend's grain counts it, as the ufuncs' CPU loops count their
+  // functors. The placement model reads the ufunc table's cost class instead, as for ufuncs.
   bool costly;
 };
 const OpInfo& op_info(int op);
