@@ -1017,16 +1017,12 @@ py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int 
 }
 
 PyObject* fused_call_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"expr", "args", "out", "casting", "device", "stream"};
-    static const ArgSpec spec{"numcu._fused_call", names, 6, 2, 6, 2};
-    PyObject* v[6];
-    parse_fastcall(spec, args, nargs, kwnames, v);
+  static const char* const names[] = {"expr", "args", "out", "casting", "device", "stream"};
+  static const ArgSpec spec{"numcu._fused_call", names, 6, 2, 6, 2};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
     FusedExpr& e = py::handle(v[0]).cast<FusedExpr&>();
-    const auto given = [](PyObject* p) { return p != nullptr ? py::handle(p) : py::none(); };
     const int rule = casting_rule(given(v[3]), "numcu.evaluate");
-    const DeviceRequest req =
-        parse_device(given(v[4]), py::none(), py::none(), "numcu.evaluate", given(v[5]));
+    const DeviceRequest req = parse_device(v[4], v[5], "numcu.evaluate");
     return e.call(v[1], given(v[2]), rule, req);
   });
 }
