@@ -63,11 +63,14 @@ from . import _array_api  # noqa: E402
 take = _array_api.take
 
 # Fused expressions: numexpr's evaluate and cupy's fuse, with no compiler at run time.
+from . import _fusion  # noqa: E402
 from ._fusion import evaluate, fuse  # noqa: E402
 
 globals().update({name: getattr(_array_api, name) for name in _array_api.NAMESPACE})
-# numcu.ndarray's protocol methods, and what _core hands over to Python, handed this module.
+# numcu.ndarray's protocol methods, and what _core hands over to Python, handed this module;
+# so is the fused functions' tracing, which matches a function's references to numcu's.
 _array_api.install(_sys.modules[__name__])
+_fusion.install(_sys.modules[__name__])
 
 from . import fft, linalg  # noqa: E402  (the standard's extensions, numpy.fft and numpy.linalg)
 from ._placement import Placement as _Placement  # noqa: E402

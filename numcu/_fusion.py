@@ -56,7 +56,11 @@ _UNSUPPORTED = {
 #: Outer reductions: the expression's name -> numcu's.
 _REDUCTIONS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max"}
 
-_BINARY = {
+#: Python's operators: the ast node -> numcu's ufunc and Python's own function, which folds
+#: literals as Python would and names the special method (operator.add: ``__add__``, with
+#: ``__radd__`` for the binary operators; comparisons reflect into each other). The parser of
+#: expressions and the traced values (_Var) both read these rows; ``not`` has no method.
+_OPERATORS: dict[type, tuple[str, Callable | None]] = {
     ast.Add: ("add", operator.add),
     ast.Sub: ("subtract", operator.sub),
     ast.Mult: ("multiply", operator.mul),
@@ -69,21 +73,24 @@ _BINARY = {
     ast.BitAnd: ("bitwise_and", operator.and_),
     ast.BitOr: ("bitwise_or", operator.or_),
     ast.BitXor: ("bitwise_xor", operator.xor),
-}
-_UNARY = {
-    ast.USub: ("negative", operator.neg),
-    ast.UAdd: ("positive", operator.pos),
-    ast.Invert: ("invert", operator.invert),
-    ast.Not: ("logical_not", None),
-}
-_COMPARE = {
     ast.Lt: ("less", operator.lt),
     ast.LtE: ("less_equal", operator.le),
     ast.Gt: ("greater", operator.gt),
     ast.GtE: ("greater_equal", operator.ge),
     ast.Eq: ("equal", operator.eq),
     ast.NotEq: ("not_equal", operator.ne),
+    ast.USub: ("negative", operator.neg),
+    ast.UAdd: ("positive", operator.pos),
+    ast.Invert: ("invert", operator.invert),
+    ast.Not: ("logical_not", None),
 }
+
+
+def _method_name(python_op: Callable, reflected: bool = False) -> str:
+    """The special method of one of _OPERATORS' functions: operator.and_ -> __and__/__rand__."""
+    return f"__{'r' if reflected else ''}{python_op.__name__.rstrip('_')}__"
+
+
 _SCALARS = (bool, int, float, complex)
 
 
@@ -241,24 +248,15 @@ class _Parser:
                 self.name_nodes[name] = g.input(len(self.names) - 1)
             return self.name_nodes[name]
         if isinstance(node, ast.BinOp):
-            entry = _BINARY.get(type(node.op))
-            if entry is None:
-                raise _error(ValueError, self.ex, f"operator {type(node.op).__name__}", node)
-            a, b = self.visit(node.left), self.visit(node.right)
-            return g.op(entry[0], (a, b), python_op=entry[1])
+            return self.visit_operator(node, node.op, (node.left, node.right))
         if isinstance(node, ast.UnaryOp):
-            name, python_op = _UNARY[type(node.op)]
-            return g.op(name, (self.visit(node.operand),), python_op=python_op)
+            return self.visit_operator(node, node.op, (node.operand,))
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1:
                 raise _error(
                     ValueError, self.ex, "chained comparisons are not supported (use &)", node
                 )
-            entry = _COMPARE.get(type(node.ops[0]))
-            if entry is None:
-                raise _error(ValueError, self.ex, f"operator {type(node.ops[0]).__name__}", node)
-            a, b = self.visit(node.left), self.visit(node.comparators[0])
-            return g.op(entry[0], (a, b), python_op=entry[1])
+            return self.visit_operator(node, node.ops[0], (node.left, node.comparators[0]))
         if isinstance(node, ast.BoolOp):
             name = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
             acc = self.visit(node.values[0])
@@ -272,6 +270,13 @@ class _Parser:
         if isinstance(node, ast.Call):
             return self.visit_call(node)
         raise _error(ValueError, self.ex, f"{type(node).__name__} is not supported", node)
+
+    def visit_operator(self, node: ast.AST, op: ast.AST, operands: tuple[ast.AST, ...]) -> int:
+        entry = _OPERATORS.get(type(op))
+        if entry is None:  # @ (MatMult), is, in
+            raise _error(ValueError, self.ex, f"operator {type(op).__name__}", node)
+        args = tuple(self.visit(x) for x in operands)
+        return self.graph.op(entry[0], args, python_op=entry[1])
 
     def visit_call(self, node: ast.Call) -> int:
         g = self.graph
@@ -412,26 +417,16 @@ class _Reduced:
     def _refuse(self, *args, **kwargs):
         raise TypeError("numcu.fuse: a reduction may only end the fused function")
 
+    # Every operator a traced value has (_OPERATORS, and abs) refuses; == and != stay the
+    # identity comparison every object has.
     __getattr__ = _refuse
-    for _name in (
-        "add",
-        "sub",
-        "mul",
-        "truediv",
-        "floordiv",
-        "mod",
-        "pow",
-        "and",
-        "or",
-        "xor",
-        "lshift",
-        "rshift",
-    ):
-        locals()[f"__{_name}__"] = _refuse
-        locals()[f"__r{_name}__"] = _refuse
-    __neg__ = __pos__ = __abs__ = __invert__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
-    __array_ufunc__ = _refuse
-    del _name
+    for _node, (_, _python_op) in _OPERATORS.items():
+        if _python_op is not None and _node not in (ast.Eq, ast.NotEq):
+            locals()[_method_name(_python_op)] = _refuse
+            if issubclass(_node, ast.operator):
+                locals()[_method_name(_python_op, True)] = _refuse
+    __abs__ = __array_ufunc__ = _refuse
+    del _node, _, _python_op
 
 
 class _Var:
@@ -454,109 +449,13 @@ class _Var:
         a, b = (o, self._node) if reflected else (self._node, o)
         return _Var(g, g.op(name, (a, b), python_op=python_op))
 
-    def __add__(self, o):
-        return self._bin(o, "add", operator.add)
-
-    def __radd__(self, o):
-        return self._bin(o, "add", operator.add, True)
-
-    def __sub__(self, o):
-        return self._bin(o, "subtract", operator.sub)
-
-    def __rsub__(self, o):
-        return self._bin(o, "subtract", operator.sub, True)
-
-    def __mul__(self, o):
-        return self._bin(o, "multiply", operator.mul)
-
-    def __rmul__(self, o):
-        return self._bin(o, "multiply", operator.mul, True)
-
-    def __truediv__(self, o):
-        return self._bin(o, "divide", operator.truediv)
-
-    def __rtruediv__(self, o):
-        return self._bin(o, "divide", operator.truediv, True)
-
-    def __floordiv__(self, o):
-        return self._bin(o, "floor_divide", operator.floordiv)
-
-    def __rfloordiv__(self, o):
-        return self._bin(o, "floor_divide", operator.floordiv, True)
-
-    def __mod__(self, o):
-        return self._bin(o, "remainder", operator.mod)
-
-    def __rmod__(self, o):
-        return self._bin(o, "remainder", operator.mod, True)
-
-    def __pow__(self, o):
-        return self._bin(o, "power", operator.pow)
-
-    def __rpow__(self, o):
-        return self._bin(o, "power", operator.pow, True)
-
-    def __lshift__(self, o):
-        return self._bin(o, "left_shift", operator.lshift)
-
-    def __rlshift__(self, o):
-        return self._bin(o, "left_shift", operator.lshift, True)
-
-    def __rshift__(self, o):
-        return self._bin(o, "right_shift", operator.rshift)
-
-    def __rrshift__(self, o):
-        return self._bin(o, "right_shift", operator.rshift, True)
-
-    def __and__(self, o):
-        return self._bin(o, "bitwise_and", operator.and_)
-
-    def __rand__(self, o):
-        return self._bin(o, "bitwise_and", operator.and_, True)
-
-    def __or__(self, o):
-        return self._bin(o, "bitwise_or", operator.or_)
-
-    def __ror__(self, o):
-        return self._bin(o, "bitwise_or", operator.or_, True)
-
-    def __xor__(self, o):
-        return self._bin(o, "bitwise_xor", operator.xor)
-
-    def __rxor__(self, o):
-        return self._bin(o, "bitwise_xor", operator.xor, True)
-
-    def __lt__(self, o):
-        return self._bin(o, "less", operator.lt)
-
-    def __le__(self, o):
-        return self._bin(o, "less_equal", operator.le)
-
-    def __gt__(self, o):
-        return self._bin(o, "greater", operator.gt)
-
-    def __ge__(self, o):
-        return self._bin(o, "greater_equal", operator.ge)
-
-    def __eq__(self, o):  # type: ignore[override]
-        return self._bin(o, "equal", operator.eq)
-
-    def __ne__(self, o):  # type: ignore[override]
-        return self._bin(o, "not_equal", operator.ne)
-
     __hash__ = None  # type: ignore[assignment]
 
-    def __neg__(self):
-        return _Var(self._graph, self._graph.op("negative", (self._node,), python_op=operator.neg))
-
-    def __pos__(self):
-        return _Var(self._graph, self._graph.op("positive", (self._node,), python_op=operator.pos))
-
-    def __invert__(self):
-        return _Var(self._graph, self._graph.op("invert", (self._node,), python_op=operator.invert))
+    def _unary(self, name, python_op):
+        return _Var(self._graph, self._graph.op(name, (self._node,), python_op=python_op))
 
     def __abs__(self):
-        return _Var(self._graph, self._graph.op("absolute", (self._node,), python_op=abs))
+        return self._unary("absolute", abs)
 
     def __bool__(self):
         raise TypeError(
@@ -598,6 +497,37 @@ class _Var:
             red = {"amin": "min", "amax": "max"}.get(name, name)
             return _Reduced(red, args[0], dict(kwargs, **_axis_arg(args)))
         return NotImplemented
+
+
+def _binary_method(name: str, python_op: Callable, reflected: bool) -> Callable:
+    def method(self, o):
+        return self._bin(o, name, python_op, reflected)
+
+    method.__name__ = _method_name(python_op, reflected)
+    method.__qualname__ = f"_Var.{method.__name__}"
+    return method
+
+
+def _unary_method(name: str, python_op: Callable) -> Callable:
+    def method(self):
+        return self._unary(name, python_op)
+
+    method.__name__ = _method_name(python_op)
+    method.__qualname__ = f"_Var.{method.__name__}"
+    return method
+
+
+# _Var's operators, from _OPERATORS: the binary ones with their reflected forms.
+for _node, (_ufunc, _python_op) in _OPERATORS.items():
+    if _python_op is None:
+        continue
+    if issubclass(_node, ast.unaryop):
+        setattr(_Var, _method_name(_python_op), _unary_method(_ufunc, _python_op))
+        continue
+    setattr(_Var, _method_name(_python_op), _binary_method(_ufunc, _python_op, False))
+    if issubclass(_node, ast.operator):
+        setattr(_Var, _method_name(_python_op, True), _binary_method(_ufunc, _python_op, True))
+del _node, _ufunc, _python_op
 
 
 def _axis_arg(args):
@@ -672,26 +602,36 @@ class _TracingModule(types.ModuleType):
         return r if r is not None else getattr(self._module, name)
 
 
+#: The numcu module, handed over by install(). numcu imports this module while it is being
+#: made, so this module cannot import numcu at its top; install() replaces the imports in
+#: function bodies that would otherwise break that cycle.
+_numcu: types.ModuleType | None = None
+
+
+def install(namespace: types.ModuleType) -> None:
+    """Hands this module numcu's namespace, whose functions traced functions call: once, at
+    ``import numcu``, which passes its own module."""
+    global _numcu
+    _numcu = namespace
+
+
 @functools.lru_cache(maxsize=1)
 def _replacements():
     """numcu's functions a traced function may call -> their tracing versions (by name)."""
-    import numcu
-
     r = {}
     for name in OPS:
-        real = getattr(numcu, name, None)
+        real = getattr(_numcu, name, None)
         if callable(real):
             r[name] = _tracing_op(name, real)
     for name in _REDUCTIONS:
-        r[name] = _tracing_reduction(name, getattr(numcu, name))
+        r[name] = _tracing_reduction(name, getattr(_numcu, name))
     return r
 
 
 def _tracing_function(func):
     """func with numcu (the module, and its functions by identity) replaced by tracing versions
     in its globals and closure."""
-    import numcu
-
+    numcu = _numcu
     rep = _replacements()
     by_id = {id(getattr(numcu, name)): f for name, f in rep.items() if hasattr(numcu, name)}
     module = _TracingModule(numcu, rep)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import _operator
 import ast as ast
 import functools as functools
+import numcu as _numcu
 from numcu import _core
 from numcu._load import load_core
 import numpy as np
@@ -67,6 +68,8 @@ class _Parser:
     def visit(self, node: ast.AST) -> int:
         ...
     def visit_call(self, node: ast.Call) -> int:
+        ...
+    def visit_operator(self, node: ast.AST, op: ast.AST, operands: tuple[ast.AST, ...]) -> int:
         ...
 class _Reduced:
     """
@@ -228,6 +231,8 @@ class _Var:
         ...
     def _bin(self, other, name, python_op, reflected = False):
         ...
+    def _unary(self, name, python_op):
+        ...
     def astype(self, dtype):
         ...
     def conj(self):
@@ -269,10 +274,16 @@ def _as_node(graph: _Graph, x):
     ...
 def _axis_arg(args):
     ...
+def _binary_method(name: str, python_op: typing.Callable, reflected: bool) -> typing.Callable:
+    ...
 def _div_params(default) -> tuple[float, float]:
     ...
 def _error(cls, ex: str, message: str, node: ast.AST | None = None):
     ...
+def _method_name(python_op: typing.Callable, reflected: bool = False) -> str:
+    """
+    The special method of one of _OPERATORS' functions: operator.and_ -> __and__/__rand__.
+    """
 def _parse(ex: str) -> _Parsed:
     ...
 def _replacements(*args, **kwargs):
@@ -293,6 +304,8 @@ def _tracing_function(func):
 def _tracing_op(name: str, real: typing.Callable) -> typing.Callable:
     ...
 def _tracing_reduction(name: str, real: typing.Callable) -> typing.Callable:
+    ...
+def _unary_method(name: str, python_op: typing.Callable) -> typing.Callable:
     ...
 def evaluate(ex, local_dict = None, global_dict = None, out = None, casting = 'safe', device = None, stream = None):
     """
@@ -347,14 +360,17 @@ def fuse(*args, kernel_name = None):
         and Python scalars positionally, and ``device=`` and ``stream=`` as the ufuncs do.
         
     """
+def install(namespace: types.ModuleType) -> None:
+    """
+    Hands this module numcu's namespace, whose functions traced functions call: once, at
+        ``import numcu``, which passes its own module.
+    """
 OPS: dict = {'negative': (0, 1), 'positive': (1, 1), 'absolute': (2, 1), 'sign': (3, 1), 'reciprocal': (4, 1), 'square': (5, 1), 'sqrt': (6, 1), 'cbrt': (7, 1), 'logical_not': (8, 1), 'invert': (9, 1), 'exp': (10, 1), 'exp2': (11, 1), 'expm1': (12, 1), 'log': (13, 1), 'log2': (14, 1), 'log10': (15, 1), 'log1p': (16, 1), 'sin': (17, 1), 'cos': (18, 1), 'tan': (19, 1), 'arcsin': (20, 1), 'arccos': (21, 1), 'arctan': (22, 1), 'sinh': (23, 1), 'cosh': (24, 1), 'tanh': (25, 1), 'arcsinh': (26, 1), 'arccosh': (27, 1), 'arctanh': (28, 1), 'deg2rad': (29, 1), 'rad2deg': (30, 1), 'floor': (31, 1), 'ceil': (32, 1), 'trunc': (33, 1), 'rint': (34, 1), 'isnan': (35, 1), 'isinf': (36, 1), 'isfinite': (37, 1), 'signbit': (38, 1), 'add': (39, 2), 'subtract': (40, 2), 'multiply': (41, 2), 'divide': (42, 2), 'div': (43, 2), 'floor_divide': (44, 2), 'remainder': (45, 2), 'power': (46, 2), 'maximum': (47, 2), 'minimum': (48, 2), 'fmax': (49, 2), 'fmin': (50, 2), 'equal': (51, 2), 'not_equal': (52, 2), 'less': (53, 2), 'less_equal': (54, 2), 'greater': (55, 2), 'greater_equal': (56, 2), 'logical_and': (57, 2), 'logical_or': (58, 2), 'logical_xor': (59, 2), 'bitwise_and': (60, 2), 'bitwise_or': (61, 2), 'bitwise_xor': (62, 2), 'left_shift': (63, 2), 'right_shift': (64, 2), 'logaddexp': (65, 2), 'arctan2': (66, 2), 'hypot': (67, 2), 'copysign': (68, 2), 'heaviside': (69, 2), 'where': (70, 3), 'clip': (71, 3), 'real': (72, 1), 'imag': (73, 1), 'conj': (74, 1), 'complex': (75, 2), 'ones_like': (76, 1)}
 _ALIASES: dict = {'abs': 'absolute', 'pow': 'power', 'arctan2': 'arctan2', 'conjugate': 'conj'}
-_BINARY: dict = {ast.Add: ('add', _operator.add), ast.Sub: ('subtract', _operator.sub), ast.Mult: ('multiply', _operator.mul), ast.Div: ('divide', _operator.truediv), ast.FloorDiv: ('floor_divide', _operator.floordiv), ast.Mod: ('remainder', _operator.mod), ast.Pow: ('power', _operator.pow), ast.LShift: ('left_shift', _operator.lshift), ast.RShift: ('right_shift', _operator.rshift), ast.BitAnd: ('bitwise_and', _operator.and_), ast.BitOr: ('bitwise_or', _operator.or_), ast.BitXor: ('bitwise_xor', _operator.xor)}
 _CAST: int = 77
-_COMPARE: dict = {ast.Lt: ('less', _operator.lt), ast.LtE: ('less_equal', _operator.le), ast.Gt: ('greater', _operator.gt), ast.GtE: ('greater_equal', _operator.ge), ast.Eq: ('equal', _operator.eq), ast.NotEq: ('not_equal', _operator.ne)}
+_OPERATORS: dict = {ast.Add: ('add', _operator.add), ast.Sub: ('subtract', _operator.sub), ast.Mult: ('multiply', _operator.mul), ast.Div: ('divide', _operator.truediv), ast.FloorDiv: ('floor_divide', _operator.floordiv), ast.Mod: ('remainder', _operator.mod), ast.Pow: ('power', _operator.pow), ast.LShift: ('left_shift', _operator.lshift), ast.RShift: ('right_shift', _operator.rshift), ast.BitAnd: ('bitwise_and', _operator.and_), ast.BitOr: ('bitwise_or', _operator.or_), ast.BitXor: ('bitwise_xor', _operator.xor), ast.Lt: ('less', _operator.lt), ast.LtE: ('less_equal', _operator.le), ast.Gt: ('greater', _operator.gt), ast.GtE: ('greater_equal', _operator.ge), ast.Eq: ('equal', _operator.eq), ast.NotEq: ('not_equal', _operator.ne), ast.USub: ('negative', _operator.neg), ast.UAdd: ('positive', _operator.pos), ast.Invert: ('invert', _operator.invert), ast.Not: ('logical_not', None)}
 _PARSED_MAX: int = 4096
 _REDUCTIONS: dict = {'sum': 'sum', 'prod': 'prod', 'min': 'min', 'max': 'max'}
 _SCALARS: tuple = (bool, int, float, complex)
-_UNARY: dict = {ast.USub: ('negative', _operator.neg), ast.UAdd: ('positive', _operator.pos), ast.Invert: ('invert', _operator.invert), ast.Not: ('logical_not', None)}
 _UNSUPPORTED: dict = {'fmod': "numcu has no fmod ufunc; remainder(x1, x2) is Python's % (the sign of x2)", 'nextafter': 'numcu has no nextafter ufunc', 'contains': 'numcu has no string dtypes', 'round': 'use rint (rounds halves to even, as numpy.round does)'}
 _parsed: dict = {}

@@ -72,6 +72,16 @@ def _complex(dt):
     return np.dtype("complex64") if dt in (np.float32, np.complex64) else np.dtype("complex128")
 
 
+def _matrices(a, fname, square=True):
+    """`a` as an array, and the dtype the GPU works its stack of matrices in (checked: at least
+    two dimensions, square where asked); None for the dtype where `a` is host data, NumPy's."""
+    (a,), gpu = _device(a, fname=fname)
+    if not gpu:
+        return a, None
+    _stacked(a, fname, square)
+    return a, _dtype(fname, a)
+
+
 def _stacked(a, fname, square=True):
     if a.ndim < 2:
         raise LinAlgError(
@@ -119,20 +129,17 @@ def solve(a, b, /):
 
 def inv(a, /):
     """The inverse of each matrix of a stack; LinAlgError where one is singular (one wait)."""
-    (a,), gpu = _device(a, fname="inv")
-    if not gpu:
+    a, dt = _matrices(a, "inv")
+    if dt is None:
         return np.linalg.inv(a)
-    _stacked(a, "inv")
-    return _core._linalg_inv(_cast(a, _dtype("inv", a)))
+    return _core._linalg_inv(_cast(a, dt))
 
 
 def det(a, /):
     """The determinant of each matrix of a stack, from its LU factors (no wait)."""
-    (a,), gpu = _device(a, fname="det")
-    if not gpu:
+    a, dt = _matrices(a, "det")
+    if dt is None:
         return np.linalg.det(a)
-    _stacked(a, "det")
-    dt = _dtype("det", a)
     if a.shape[-1] == 0:
         return _new(a.shape[:-2], dt, a, 1)
     return _core._linalg_det(_cast(a, dt), False)
@@ -140,11 +147,9 @@ def det(a, /):
 
 def slogdet(a, /):
     """(sign, log|det|) of each matrix of a stack: SlogdetResult(sign, logabsdet) (no wait)."""
-    (a,), gpu = _device(a, fname="slogdet")
-    if not gpu:
+    a, dt = _matrices(a, "slogdet")
+    if dt is None:
         return np.linalg.slogdet(a)
-    _stacked(a, "slogdet")
-    dt = _dtype("slogdet", a)
     if a.shape[-1] == 0:
         return SlogdetResult(_new(a.shape[:-2], dt, a, 1), _new(a.shape[:-2], _real(dt), a, 0))
     return SlogdetResult(*_core._linalg_det(_cast(a, dt), True))
@@ -154,11 +159,10 @@ def cholesky(a, /, *, upper=False):
     """L with ``a = L @ L^H`` (upper: U with ``a = U^H @ U``) for Hermitian positive-definite
     matrices, from their lower triangle; LinAlgError where one is not positive definite (one
     wait)."""
-    (a,), gpu = _device(a, fname="cholesky")
-    if not gpu:
+    a, dt = _matrices(a, "cholesky")
+    if dt is None:
         return np.linalg.cholesky(a, upper=upper) if upper else np.linalg.cholesky(a)
-    _stacked(a, "cholesky")
-    return _core._linalg_cholesky(_cast(a, _dtype("cholesky", a)), builtins.bool(upper))
+    return _core._linalg_cholesky(_cast(a, dt), builtins.bool(upper))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -205,28 +209,28 @@ def eigh(a, /, UPLO="L"):
     """EighResult(eigenvalues, eigenvectors) of Hermitian (symmetric) matrices, from their lower
     triangle (UPLO='U': the upper): eigenvalues ascending, eigenvectors as columns. LinAlgError
     where it does not converge (one wait)."""
-    (a,), gpu = _device(a, fname="eigh")
-    if not gpu:
+    a, dt = _matrices(a, "eigh")
+    if dt is None:
         return np.linalg.eigh(a, UPLO=UPLO)
-    _stacked(a, "eigh")
-    dt = _dtype("eigh", a)
-    a = _uplo(_cast(a, dt), UPLO, "eigh")
-    if a.size == 0:
-        return EighResult(_new(a.shape[:-1], _real(dt), a), _new(a.shape, dt, a))
-    return EighResult(*_core._linalg_eigh(a, True))
+    return EighResult(*_eigh(a, dt, UPLO, "eigh", True))
 
 
 def eigvalsh(a, /, UPLO="L"):
     """The eigenvalues of Hermitian (symmetric) matrices, ascending (as eigh's)."""
-    (a,), gpu = _device(a, fname="eigvalsh")
-    if not gpu:
+    a, dt = _matrices(a, "eigvalsh")
+    if dt is None:
         return np.linalg.eigvalsh(a, UPLO=UPLO)
-    _stacked(a, "eigvalsh")
-    dt = _dtype("eigvalsh", a)
-    a = _uplo(_cast(a, dt), UPLO, "eigvalsh")
+    return _eigh(a, dt, UPLO, "eigvalsh", False)
+
+
+def _eigh(a, dt, UPLO, fname, vectors):
+    """eigh's and eigvalsh's GPU work: the (real) eigenvalues, and the eigenvectors too where
+    `vectors` (a tuple)."""
+    a = _uplo(_cast(a, dt), UPLO, fname)
     if a.size == 0:
-        return _new(a.shape[:-1], _real(dt), a)
-    return _core._linalg_eigh(a, False)
+        w = _new(a.shape[:-1], _real(dt), a)
+        return (w, _new(a.shape, dt, a)) if vectors else w
+    return _core._linalg_eigh(a, vectors)
 
 
 def eig(a, /):
@@ -234,28 +238,29 @@ def eig(a, /):
     of unit norm. On the GPU both are complex whatever the input (the standard's rule; NumPy
     gives real results for real input whose eigenvalues are all real), by cuSOLVER's geev (CUDA
     12.6 or later). LinAlgError where it does not converge (one wait)."""
-    (a,), gpu = _device(a, fname="eig")
-    if not gpu:
+    a, dt = _matrices(a, "eig")
+    if dt is None:
         return np.linalg.eig(a)
-    _stacked(a, "eig")
-    dt = _complex(_dtype("eig", a))
-    a = _cast(a, dt)
-    if a.size == 0:
-        return EigResult(_new(a.shape[:-1], dt, a), _new(a.shape, dt, a))
-    return EigResult(*_core._linalg_eig(a, True))
+    return EigResult(*_eig(a, dt, True))
 
 
 def eigvals(a, /):
     """The eigenvalues of general square matrices (complex on the GPU, as eig's)."""
-    (a,), gpu = _device(a, fname="eigvals")
-    if not gpu:
+    a, dt = _matrices(a, "eigvals")
+    if dt is None:
         return np.linalg.eigvals(a)
-    _stacked(a, "eigvals")
-    dt = _complex(_dtype("eigvals", a))
+    return _eig(a, dt, False)
+
+
+def _eig(a, dt, vectors):
+    """eig's and eigvals' GPU work, in the complex dtype of `dt`: the eigenvalues, and the
+    eigenvectors too where `vectors` (a tuple)."""
+    dt = _complex(dt)
     a = _cast(a, dt)
     if a.size == 0:
-        return _new(a.shape[:-1], dt, a)
-    return _core._linalg_eig(a, False)
+        w = _new(a.shape[:-1], dt, a)
+        return (w, _new(a.shape, dt, a)) if vectors else w
+    return _core._linalg_eig(a, vectors)
 
 
 def svd(a, /, full_matrices=True, compute_uv=True, hermitian=False):
@@ -263,11 +268,9 @@ def svd(a, /, full_matrices=True, compute_uv=True, hermitian=False):
     False). LinAlgError where it does not converge (one wait). `hermitian` is taken for NumPy's
     signature; the GPU computes the general decomposition, which is one for Hermitian matrices
     too."""
-    (a,), gpu = _device(a, fname="svd")
-    if not gpu:
+    a, dt = _matrices(a, "svd", square=False)
+    if dt is None:
         return np.linalg.svd(a, full_matrices, compute_uv, hermitian)
-    _stacked(a, "svd", square=False)
-    dt = _dtype("svd", a)
     a = _cast(a, dt)
     m, n = a.shape[-2:]
     k = builtins.min(m, n)
@@ -468,13 +471,11 @@ def pinv(a, /, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     """The Moore-Penrose pseudo-inverse from the SVD, singular values at or below rcond (rtol)
     times the largest dropped: rcond defaults to 1e-15 as NumPy's; rtol=None to max(M, N) * eps,
     the standard's default."""
-    (a,), gpu = _device(a, fname="pinv")
-    if not gpu:
+    a, dt = _matrices(a, "pinv", square=False)
+    if dt is None:
         if rtol is _NO_VALUE:
             return np.linalg.pinv(a, rcond=rcond, hermitian=hermitian)
         return np.linalg.pinv(a, rcond=rcond, hermitian=hermitian, rtol=rtol)
-    _stacked(a, "pinv", square=False)
-    dt = _dtype("pinv", a)
     a = _cast(a, dt)
     if rcond is None:
         if rtol is _NO_VALUE:

@@ -216,8 +216,23 @@ def _dtype(fname, *arrays):
     """
     The dtype the GPU works in: NumPy's linalg promotion (integers and bool to float64).
     """
+def _eig(a, dt, vectors):
+    """
+    eig's and eigvals' GPU work, in the complex dtype of `dt`: the eigenvalues, and the
+        eigenvectors too where `vectors` (a tuple).
+    """
+def _eigh(a, dt, UPLO, fname, vectors):
+    """
+    eigh's and eigvalsh's GPU work: the (real) eigenvalues, and the eigenvectors too where
+        `vectors` (a tuple).
+    """
 def _host_vector_norm(x, axis, keepdims, ord):
     ...
+def _matrices(a, fname, square = True):
+    """
+    `a` as an array, and the dtype the GPU works its stack of matrices in (checked: at least
+        two dimensions, square where asked); None for the dtype where `a` is host data, NumPy's.
+    """
 def _matrix_norm(x, ord, axes, keepdims):
     ...
 def _new(shape, dt, like, fill = 0):

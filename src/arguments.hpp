@@ -26,6 +26,12 @@ struct DeviceRequest {
 // Reads numcu's `device=` and `stream=` together with NumCu's `dev_id=` and `sync=`.
 DeviceRequest parse_device(py::handle device, py::handle dev_id, py::handle sync, const char* fname,
                            py::handle stream = py::none());
+// `device=` and `stream=` of a function without NumCu's two, as parse_fastcall leaves them
+// (nullptr: not given).
+inline DeviceRequest parse_device(PyObject* device, PyObject* stream, const char* fname) {
+  const auto given = [](PyObject* p) { return p != nullptr ? py::handle(p) : py::handle(Py_None); };
+  return parse_device(given(device), py::none(), py::none(), fname, given(stream));
+}
 
 // A CUDA stream from Python: an int handle (0 or 1: the legacy default stream, 2: the
 // per-thread default), numcu.cuda.Stream, anything with __cuda_stream__, CuPy's (.ptr) and

@@ -546,12 +546,10 @@ constexpr const char* creation_name(Fill fill, bool like) {
 // (fastcall.hpp): a small creation costs little more than its allocation.
 template <Fill F, bool Like>
 PyObject* creation_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    using P = CreationParams<F, Like>;
-    static const ArgSpec spec{
-        creation_name(F, Like), P::names(), P::count, 0, P::device, 1 + P::value};
-    PyObject* v[P::count];
-    parse_fastcall(spec, args, nargs, kwnames, v);
+  using P = CreationParams<F, Like>;
+  static const ArgSpec spec{
+      creation_name(F, Like), P::names(), P::count, 0, P::device, 1 + P::value};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
     if (P::value && given(v[P::value]).is_none()) {
       throw_type_error(std::string(spec.fname) + ": fill_value must be a scalar, not None");
     }

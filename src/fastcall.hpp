@@ -70,4 +70,16 @@ PyObject* guarded(Body&& body) noexcept {
   return result;
 }
 
+// An entry point's frame: the arguments parsed by `spec` (values[i] nullptr where parameter i
+// was not given) and body(values) run, any exception turned into its Python error and nullptr.
+template <class Body>
+PyObject* run_fastcall(const ArgSpec& spec, PyObject* const* args, Py_ssize_t nargs,
+                       PyObject* kwnames, Body&& body) noexcept {
+  return guarded([&]() -> py::object {
+    PyObject* values[ArgSpec::kMaxParameters];
+    parse_fastcall(spec, args, nargs, kwnames, values);
+    return body(static_cast<PyObject* const*>(values));
+  });
+}
+
 }  // namespace numcu::python

@@ -109,7 +109,9 @@ struct TypedProgram {
   std::vector<ScalarCheck> checks;
   int nscalars = 0;  // the call's scalar table: the arguments' and literals', then the rest
   TypedNode root;
-  bool costly = false;
+  // The placement model's class of the program: transcendental where one of its ufuncs is, by
+  // the ufunc table's cost (the extras and the cast are elementwise), as an unfused call counts.
+  OpClass op_class = OpClass::elementwise;
   // Where no program runs (the result is a scalar): the scalar.
   bool scalar_result = false;
   // The program encoded for the GPU interpreter, per device (null: it runs unfused there, for
@@ -488,7 +490,9 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
     ins.out = outd;
     ins.arity = nin;
     ins.params = n.params;
-    if (op != F::kCastOp && info.costly) tp->costly = true;
+    if (op < kNumUfuncs && op_class_of(static_cast<Ufunc>(op)) == OpClass::transcendental) {
+      tp->op_class = OpClass::transcendental;
+    }
     bool all_scalars = true;
     for (int k = 0; k < nin; ++k)
       all_scalars = all_scalars && T[n.args[k]].kind == TypedNode::scalar;
@@ -790,7 +794,7 @@ void run_unfused_cuda(const F::Program& prog, const std::vector<ArrayView>& inpu
 // Where a call of host data only runs when no device is asked for: the placement model, as for
 // ufuncs (pipeline.cpp's placed_request).
 DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>& operands,
-                     bool has_out, bool costly, double elements, double out_bytes) {
+                     bool has_out, OpClass op_class, double elements, double out_bytes) {
   if (req.kind != DeviceRequest::Kind::automatic || req.has_stream) return req;
   for (const Operand* x : operands) {
     if (x != nullptr && x->kind == Operand::Kind::device) return req;
@@ -816,8 +820,7 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
   } catch (const Error&) {
   }
   const PlacementEstimate e =
-      estimate_placement(costly ? OpClass::transcendental : OpClass::elementwise, in_bytes, 0.0,
-                         largest, out_bytes, !has_out, elements, threads);
+      estimate_placement(op_class, in_bytes, 0.0, largest, out_bytes, !has_out, elements, threads);
   if (!e.gpu) r.kind = DeviceRequest::Kind::cpu;
   return r;
 }
@@ -924,7 +927,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
   for (int a : tp.inputs) operands.push_back(&st.args[a]);
   if (has_out) operands.push_back(&out);
   const DeviceRequest where =
-      placed(req, operands, has_out, tp.costly, static_cast<double>(elements),
+      placed(req, operands, has_out, tp.op_class, static_cast<double>(elements),
              static_cast<double>(elements) * itemsize(result_dtype));
   const Exec ex = place(fname, operands.data(), static_cast<int>(operands.size()), where);
   if (ex.gpu) cuda::activate(ex.device);
@@ -1058,16 +1061,12 @@ py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int 
 }
 
 PyObject* fused_call_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"expr", "args", "out", "casting", "device", "stream"};
-    static const ArgSpec spec{"numcu._fused_call", names, 6, 2, 6, 2};
-    PyObject* v[6];
-    parse_fastcall(spec, args, nargs, kwnames, v);
+  static const char* const names[] = {"expr", "args", "out", "casting", "device", "stream"};
+  static const ArgSpec spec{"numcu._fused_call", names, 6, 2, 6, 2};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
     FusedExpr& e = py::handle(v[0]).cast<FusedExpr&>();
-    const auto given = [](PyObject* p) { return p != nullptr ? py::handle(p) : py::none(); };
     const int rule = casting_rule(given(v[3]), "numcu.evaluate");
-    const DeviceRequest req =
-        parse_device(given(v[4]), py::none(), py::none(), "numcu.evaluate", given(v[5]));
+    const DeviceRequest req = parse_device(v[4], v[5], "numcu.evaluate");
     return e.call(v[1], given(v[2]), rule, req);
   });
 }

@@ -143,16 +143,13 @@ py::handle pick_out(PyObject* out, PyObject* output, const char* fname) {
 // NumPy's signature: (x[, x2], /, out=None, *, device=None, stream=None).
 template <Ufunc Op>
 PyObject* numpy_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    constexpr int arity = ufunc_traits<Op>::functor::arity;
-    static const char* const unary[] = {"x", "out", "device", "stream"};
-    static const char* const binary[] = {"x1", "x2", "out", "device", "stream"};
-    static const ArgSpec spec{
-        ufunc_info(Op).fname, arity == 1 ? unary : binary, arity + 3, arity, arity + 1, arity};
-    PyObject* v[5];
-    parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req =
-        parse_device(given(v[arity + 1]), py::none(), py::none(), spec.fname, given(v[arity + 2]));
+  constexpr int arity = ufunc_traits<Op>::functor::arity;
+  static const char* const unary[] = {"x", "out", "device", "stream"};
+  static const char* const binary[] = {"x1", "x2", "out", "device", "stream"};
+  static const ArgSpec spec{
+      ufunc_info(Op).fname, arity == 1 ? unary : binary, arity + 3, arity, arity + 1, arity};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
+    const DeviceRequest req = parse_device(v[arity + 1], v[arity + 2], spec.fname);
     if constexpr (arity == 1) {
       return ufunc_call(Op, {v[0]}, given(v[1]), req);
     } else {
@@ -164,12 +161,10 @@ PyObject* numpy_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
 // NumPy's signature with AMYPAD NumCu's arguments (add, subtract, multiply, divide).
 template <Ufunc Op>
 PyObject* numcu_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"x1",   "x2",     "out",    "dev_id",
-                                        "sync", "output", "device", "stream"};
-    static const ArgSpec spec{ufunc_info(Op).fname, names, 8, 2, 5, 2};
-    PyObject* v[8];
-    parse_fastcall(spec, args, nargs, kwnames, v);
+  static const char* const names[] = {"x1",   "x2",     "out",    "dev_id",
+                                      "sync", "output", "device", "stream"};
+  static const ArgSpec spec{ufunc_info(Op).fname, names, 8, 2, 5, 2};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
     const DeviceRequest req =
         parse_device(given(v[6]), given(v[3]), given(v[4]), spec.fname, given(v[7]));
     return ufunc_call(Op, {v[0], v[1]}, pick_out(v[2], v[5], spec.fname), req);
@@ -200,12 +195,10 @@ PyObject* mul_entry(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyO
 }
 
 PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"numerator", "divisor", "default", "output", "dev_id",
-                                        "sync",      "out",     "device",  "stream"};
-    static const ArgSpec spec{"numcu.div", names, 9, 2, 6, 2};
-    PyObject* v[9];
-    parse_fastcall(spec, args, nargs, kwnames, v);
+  static const char* const names[] = {"numerator", "divisor", "default", "output", "dev_id",
+                                      "sync",      "out",     "device",  "stream"};
+  static const ArgSpec spec{"numcu.div", names, 9, 2, 6, 2};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
     const DeviceRequest req =
         parse_device(given(v[7]), given(v[4]), given(v[5]), spec.fname, given(v[8]));
     OpParams params;
@@ -221,25 +214,19 @@ PyObject* div_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
 }
 
 PyObject* where_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"condition", "x", "y", "device", "stream"};
-    static const ArgSpec spec{"numcu.where", names, 5, 3, 3, 3};
-    PyObject* v[5];
-    parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req =
-        parse_device(given(v[3]), py::none(), py::none(), spec.fname, given(v[4]));
+  static const char* const names[] = {"condition", "x", "y", "device", "stream"};
+  static const ArgSpec spec{"numcu.where", names, 5, 3, 3, 3};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
+    const DeviceRequest req = parse_device(v[3], v[4], spec.fname);
     return ufunc_call(Ufunc::where, {v[0], v[1], v[2]}, py::none(), req);
   });
 }
 
 PyObject* clip_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"a", "a_min", "a_max", "out", "device", "stream"};
-    static const ArgSpec spec{"numcu.clip", names, 6, 3, 4, 1};
-    PyObject* v[6];
-    parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req =
-        parse_device(given(v[4]), py::none(), py::none(), spec.fname, given(v[5]));
+  static const char* const names[] = {"a", "a_min", "a_max", "out", "device", "stream"};
+  static const ArgSpec spec{"numcu.clip", names, 6, 3, 4, 1};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
+    const DeviceRequest req = parse_device(v[4], v[5], spec.fname);
     const py::handle lo = given(v[1]), hi = given(v[2]), out = given(v[3]);
     if (lo.is_none() && hi.is_none()) {
       throw py::value_error("numcu.clip: one of a_min and a_max must be given");
@@ -251,13 +238,10 @@ PyObject* clip_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
 }
 
 PyObject* astype_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    static const char* const names[] = {"x", "dtype", "device", "stream"};
-    static const ArgSpec spec{"numcu.astype", names, 4, 2, 2, 2};
-    PyObject* v[4];
-    parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req =
-        parse_device(given(v[2]), py::none(), py::none(), spec.fname, given(v[3]));
+  static const char* const names[] = {"x", "dtype", "device", "stream"};
+  static const ArgSpec spec{"numcu.astype", names, 4, 2, 2, 2};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
+    const DeviceRequest req = parse_device(v[2], v[3], spec.fname);
     return astype(v[0], v[1], req);
   });
 }

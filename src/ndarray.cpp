@@ -7,6 +7,7 @@
 #include <array>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "bfloat16.hpp"
 #include "dlpack.hpp"
@@ -363,13 +364,52 @@ py::object unary(py::handle self) {
   return ufunc_call(Op, {self}, py::none(), DeviceRequest{});
 }
 
-// The operator, its reflected form and its in-place form, as NumPy's ndarray has them.
-template <Ufunc Op, class Class>
-void def_operator(Class& cls, const char* name) {
-  const std::string n(name);
-  cls.def(("__" + n + "__").c_str(), &forward<Op>, py::is_operator());
-  cls.def(("__r" + n + "__").c_str(), &reflected<Op>, py::is_operator());
-  cls.def(("__i" + n + "__").c_str(), &inplace<Op>, py::is_operator());
+// Python's operators on numcu.ndarray, as NumPy's ndarray has them: the ufunc, and the stem of
+// the special method's name ("add": __add__).
+struct Operator {
+  Ufunc op;
+  const char* stem;
+};
+enum class Forms {
+  unary,       // __neg__(self)
+  comparison,  // __lt__(self, other): Python reflects comparisons into each other
+  arithmetic,  // __add__, with its reflected and in-place forms (__radd__, __iadd__)
+};
+constexpr Operator kUnaryOperators[] = {{Ufunc::negative, "neg"},
+                                        {Ufunc::positive, "pos"},
+                                        {Ufunc::absolute, "abs"},
+                                        {Ufunc::invert, "invert"}};
+constexpr Operator kComparisons[] = {{Ufunc::equal, "eq"},   {Ufunc::not_equal, "ne"},
+                                     {Ufunc::less, "lt"},    {Ufunc::less_equal, "le"},
+                                     {Ufunc::greater, "gt"}, {Ufunc::greater_equal, "ge"}};
+constexpr Operator kArithmetic[] = {
+    {Ufunc::add, "add"},         {Ufunc::subtract, "sub"},          {Ufunc::multiply, "mul"},
+    {Ufunc::divide, "truediv"},  {Ufunc::floor_divide, "floordiv"}, {Ufunc::remainder, "mod"},
+    {Ufunc::power, "pow"},       {Ufunc::bitwise_and, "and"},       {Ufunc::bitwise_or, "or"},
+    {Ufunc::bitwise_xor, "xor"}, {Ufunc::left_shift, "lshift"},     {Ufunc::right_shift, "rshift"}};
+
+template <Ufunc Op, Forms F, class Class>
+void def_operator(Class& cls, const char* stem) {
+  const std::string n(stem);
+  if constexpr (F == Forms::unary) {
+    cls.def(("__" + n + "__").c_str(), &unary<Op>);
+  } else {
+    cls.def(("__" + n + "__").c_str(), &forward<Op>, py::is_operator());
+  }
+  if constexpr (F == Forms::arithmetic) {
+    cls.def(("__r" + n + "__").c_str(), &reflected<Op>, py::is_operator());
+    cls.def(("__i" + n + "__").c_str(), &inplace<Op>, py::is_operator());
+  }
+}
+
+// Every operator of `table`, each bound to its own instantiation (no dispatch at call time).
+template <Forms F, const auto& table, class Class, std::size_t... I>
+void def_operators(Class& cls, std::index_sequence<I...>) {
+  (def_operator<table[I].op, F>(cls, table[I].stem), ...);
+}
+template <Forms F, const auto& table, class Class>
+void def_operators(Class& cls) {
+  def_operators<F, table>(cls, std::make_index_sequence<std::size(table)>{});
 }
 
 }  // namespace
@@ -441,32 +481,12 @@ protocol: synchronise (``numcu.cuda.synchronize()``) before the host reads what 
            py::arg("copy") = py::none(),
            "Export as a DLPack capsule (versioned when max_version >= (1, 0)), ordered before "
            "the consumer's `stream`.")
-      .def("__dlpack_device__",
-           [](const NdArray& a) {
-             return py::make_tuple(static_cast<int>(dl::kCUDA), a.view().device);
-           })
-      .def("__neg__", &unary<Ufunc::negative>)
-      .def("__pos__", &unary<Ufunc::positive>)
-      .def("__abs__", &unary<Ufunc::absolute>)
-      .def("__invert__", &unary<Ufunc::invert>)
-      .def("__eq__", &forward<Ufunc::equal>, py::is_operator())
-      .def("__ne__", &forward<Ufunc::not_equal>, py::is_operator())
-      .def("__lt__", &forward<Ufunc::less>, py::is_operator())
-      .def("__le__", &forward<Ufunc::less_equal>, py::is_operator())
-      .def("__gt__", &forward<Ufunc::greater>, py::is_operator())
-      .def("__ge__", &forward<Ufunc::greater_equal>, py::is_operator());
-  def_operator<Ufunc::add>(cls, "add");
-  def_operator<Ufunc::subtract>(cls, "sub");
-  def_operator<Ufunc::multiply>(cls, "mul");
-  def_operator<Ufunc::divide>(cls, "truediv");
-  def_operator<Ufunc::floor_divide>(cls, "floordiv");
-  def_operator<Ufunc::remainder>(cls, "mod");
-  def_operator<Ufunc::power>(cls, "pow");
-  def_operator<Ufunc::bitwise_and>(cls, "and");
-  def_operator<Ufunc::bitwise_or>(cls, "or");
-  def_operator<Ufunc::bitwise_xor>(cls, "xor");
-  def_operator<Ufunc::left_shift>(cls, "lshift");
-  def_operator<Ufunc::right_shift>(cls, "rshift");
+      .def("__dlpack_device__", [](const NdArray& a) {
+        return py::make_tuple(static_cast<int>(dl::kCUDA), a.view().device);
+      });
+  def_operators<Forms::unary, kUnaryOperators>(cls);
+  def_operators<Forms::comparison, kComparisons>(cls);
+  def_operators<Forms::arithmetic, kArithmetic>(cls);
   // Hashing a mutable array by identity would disagree with the elementwise ==.
   cls.attr("__hash__") = py::none();
   // Consumers in C take numcu arrays through DLPack's C exchange table (type-level, as specified).

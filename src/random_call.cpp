@@ -513,10 +513,8 @@ Entry g_entries[random::kNumDistributions];
 
 template <Distribution D>
 PyObject* entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&] {
-    Entry& e = g_entries[static_cast<int>(D)];
-    PyObject* v[ArgSpec::kMaxParameters];
-    parse_fastcall(e.spec, args, nargs, kwnames, v);
+  Entry& e = g_entries[static_cast<int>(D)];
+  return run_fastcall(e.spec, args, nargs, kwnames, [&e](PyObject* const* v) {
     std::vector<py::handle> params;
     for (int k = 0; k < e.nparams; ++k) {
       params.push_back(v[1 + k] != nullptr ? py::handle(v[1 + k]) : py::handle(e.defaults[k]));

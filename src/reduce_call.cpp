@@ -488,29 +488,26 @@ std::string signature(const char* name, Form f) {
 
 template <ReduceOp R, Form F>
 PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&]() -> py::object {
-    static const FormSpec form = form_spec(F);
-    static const ArgSpec spec{reduction_info(R).fname, form.names, form.count, 0,
-                              form.max_positional,     1};
-    // Where each parameter stands in this form's list, found once (-1: not in the form).
-    enum Param { axis, dtype, out, keepdims, ddof, device, stream, count };
-    static const auto slots = [] {
-      static const char* const params[count] = {"axis", "dtype",  "out",   "keepdims",
-                                                "ddof", "device", "stream"};
-      std::array<int, count> at;
-      for (int k = 0; k < count; ++k) {
-        at[k] = -1;
-        for (int i = 0; i < form.count; ++i) {
-          if (std::string_view(form.names[i]) == params[k]) at[k] = i;
-        }
+  static const FormSpec form = form_spec(F);
+  static const ArgSpec spec{reduction_info(R).fname, form.names, form.count, 0,
+                            form.max_positional,     1};
+  // Where each parameter stands in this form's list, found once (-1: not in the form).
+  enum Param { axis, dtype, out, keepdims, ddof, device, stream, count };
+  static const auto slots = [] {
+    static const char* const params[count] = {"axis", "dtype",  "out",   "keepdims",
+                                              "ddof", "device", "stream"};
+    std::array<int, count> at;
+    for (int k = 0; k < count; ++k) {
+      at[k] = -1;
+      for (int i = 0; i < form.count; ++i) {
+        if (std::string_view(form.names[i]) == params[k]) at[k] = i;
       }
-      return at;
-    }();
-    PyObject* v[8];
-    parse_fastcall(spec, args, nargs, kwnames, v);
+    }
+    return at;
+  }();
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
     auto value = [&](Param k) { return slots[k] < 0 ? nullptr : v[slots[k]]; };
-    const DeviceRequest req = parse_device(given(value(device)), py::none(), py::none(), spec.fname,
-                                           given(value(stream)));
+    const DeviceRequest req = parse_device(value(device), value(stream), spec.fname);
     PyObject* ddof_given = value(ddof);
     return reduce_call(R, given(v[0]), given(value(axis)), given(value(dtype)), given(value(out)),
                        truthy(given(value(keepdims))),
@@ -520,13 +517,11 @@ PyObject* reduce_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
 
 template <ScanOp S>
 PyObject* scan_entry(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return guarded([&]() -> py::object {
-    static const char* const fname = scan_info(S).fname;
-    static const FormSpec form = form_spec(Form::scan);
-    static const ArgSpec spec{fname, form.names, form.count, 0, form.max_positional, 1};
-    PyObject* v[6];
-    parse_fastcall(spec, args, nargs, kwnames, v);
-    const DeviceRequest req = parse_device(given(v[4]), py::none(), py::none(), fname, given(v[5]));
+  static const char* const fname = scan_info(S).fname;
+  static const FormSpec form = form_spec(Form::scan);
+  static const ArgSpec spec{fname, form.names, form.count, 0, form.max_positional, 1};
+  return run_fastcall(spec, args, nargs, kwnames, [](PyObject* const* v) {
+    const DeviceRequest req = parse_device(v[4], v[5], fname);
     return scan_call(S, given(v[0]), given(v[1]), given(v[2]), given(v[3]), req);
   });
 }

@@ -924,7 +924,7 @@ def test_gpu_fuse_with_torch(rng):
 
 def test_operator_table_matches_python():
     """The language's operators are Python's (numexpr's) with NumPy's ufunc names."""
-    assert _fusion._BINARY[__import__("ast").Add] == ("add", operator.add)
+    assert _fusion._OPERATORS[__import__("ast").Add] == ("add", operator.add)
     assert set(_fusion.OPS) >= set(numcu.UFUNCS)
 
 

@@ -44,6 +44,14 @@ decltype(auto) visit_op(int op, Fn&& f) {
   return f(type_tag<ops::Copy>{});  // unreachable for valid ops
 }
 
+// Calls f(type_tag<F>{}, type_tag<T>{}) with the functor of op (not the cast) and the element
+// type of `loop`.
+template <class Fn>
+decltype(auto) visit_op_loop(int op, DType loop, Fn&& f) {
+  return visit_dtype(
+      loop, [&](auto dtag) { return visit_op(op, [&](auto tag) { return f(tag, dtag); }); });
+}
+
 }  // namespace
 
 const OpInfo& op_info(int op) {
@@ -70,26 +78,21 @@ DType op_loop_dtype(int op, DType promoted) {
 
 bool op_supports(int op, DType loop) {
   if (op == kCastOp) return true;
-  return visit_dtype(loop, [&](auto dtag) {
-    using T = typename decltype(dtag)::type;
-    return visit_op(op, [&](auto tag) {
-      using F = typename decltype(tag)::type;
-      return F::template supports<T>;
-    });
+  return visit_op_loop(op, loop, [](auto tag, auto dtag) {
+    using F = typename decltype(tag)::type;
+    return F::template supports<typename decltype(dtag)::type>;
   });
 }
 
 DType op_out_dtype(int op, DType loop) {
-  return visit_dtype(loop, [&](auto dtag) {
+  return visit_op_loop(op, loop, [&](auto tag, auto dtag) {
+    using F = typename decltype(tag)::type;
     using T = typename decltype(dtag)::type;
-    return visit_op(op, [&](auto tag) {
-      using F = typename decltype(tag)::type;
-      if constexpr (F::template supports<T>) {
-        return dtype_of_v<typename F::template out_t<T>>;
-      } else {
-        return loop;
-      }
-    });
+    if constexpr (F::template supports<T>) {
+      return dtype_of_v<typename F::template out_t<T>>;
+    } else {
+      return loop;
+    }
   });
 }
 
@@ -120,12 +123,8 @@ void run_cuda(const Program&, const Layout&, int, Stream) {
 
 bool op_gpu_rolled(int op, DType loop) {
   if (op == kCastOp) return false;
-  return visit_dtype(loop, [&](auto dtag) {
-    using T = typename decltype(dtag)::type;
-    return visit_op(op, [&](auto tag) {
-      using F = typename decltype(tag)::type;
-      return gpu_rolled<F, T>();
-    });
+  return visit_op_loop(op, loop, [](auto tag, auto dtag) {
+    return gpu_rolled<typename decltype(tag)::type, typename decltype(dtag)::type>();
   });
 }
 

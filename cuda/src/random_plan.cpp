@@ -18,7 +18,7 @@ constexpr DType default_dtype_of(DTypeMask mask) {
 
 const DistributionInfo kInfo[] = {
 #define NUMCU_INFO(name, F, draws, dtypes, doc) \
-  {#name, doc, draws, dtypes, default_dtype_of(dtypes), F::binding, F::nparams, F::params},
+  {#name, doc, draws, dtypes, default_dtype_of(dtypes), F::binding, param_count<F>(), F::params},
     NUMCU_DISTRIBUTIONS(NUMCU_INFO)
 #undef NUMCU_INFO
 };

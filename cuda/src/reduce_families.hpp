@@ -143,22 +143,7 @@ struct ArgFamily : Base {
     }
     return takes_over(best, a) ? Acc{k + at, key(best)} : a;
   }
-  NUMCU_HD Acc operator()(Acc a, Acc b) const {
-    const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
-    const bool b_first = b.index < a.index;
-    bool take_b;
-    if (a_nan || b_nan) {
-      take_b = b_nan && (!a_nan || b_first);
-    } else {
-      const V& low = max ? a.value : b.value;
-      const V& high = max ? b.value : a.value;
-      // b is better when it is beyond a in the reducer's direction, a when a is.
-      const bool b_better = less(low, high);
-      const bool a_better = less(high, low);
-      take_b = b_better || (!a_better && b_first);
-    }
-    return take_b ? b : a;
-  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return combine_arg(a, b, max); }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a.index; }
 
  private:

@@ -57,6 +57,15 @@ struct ParamSpec {
   Constraint constraint;
 };
 
+// How many parameters a distribution's params[] names (one that takes none holds a single
+// nameless entry: a C array cannot be empty).
+template <class F>
+constexpr int param_count() {
+  int n = 0;
+  for (const ParamSpec& p : F::params) n += p.name != nullptr ? 1 : 0;
+  return n;
+}
+
 // The Python signature's extras after size=, in NumPy's order.
 enum Binding : unsigned {
   kFill = 1,     // NumPy's *_fill methods: size=None gives a Python float; out may be F-ordered
@@ -160,6 +169,16 @@ NUMCU_HD NUMCU_FORCEINLINE float uniform24(std::uint32_t h) {
   const std::uint32_t m = h >> 8;
   return (rmath::as_float(0x3F800000u | (m >> 1)) - 1.0f) + ((m & 1) ? 0x1p-24f : 0.0f);
 }
+// NumPy's uniform of a T from one unit: next_float of a half for float32, else next_double of a
+// word (HalvesForFloat32's units).
+template <class T, class U>
+NUMCU_HD NUMCU_FORCEINLINE T uniform_of(U unit) {
+  if constexpr (std::is_same_v<T, float>) {
+    return uniform24(unit);
+  } else {
+    return uniform53(unit);
+  }
+}
 // (w + 1/2) 2^-64 and (h + 1/2) 2^-32: in (0, 1], never 0 (for logarithms).
 NUMCU_HD NUMCU_FORCEINLINE double open_uniform64(std::uint64_t w) {
   return static_cast<double>(w) * 0x1p-64 + 0x1p-65;
@@ -225,14 +244,9 @@ struct Words {
 struct Random : HalvesForFloat32 {
   static constexpr unsigned binding = kFill | kDtype | kOut | kNumPy;
   static constexpr ParamSpec params[] = {{nullptr, nullptr, Constraint::none}};
-  static constexpr int nparams = 0;
   template <class T, class U>
   NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args&) const {
-    if constexpr (std::is_same_v<T, float>) {
-      return uniform24(d.u[0]);
-    } else {
-      return uniform53(d.u[0]);
-    }
+    return uniform_of<T>(d.u[0]);
   }
 };
 
@@ -240,7 +254,6 @@ struct Uniform : Words {
   static constexpr unsigned binding = kNumPy;
   static constexpr ParamSpec params[] = {{"low", "0.0", Constraint::none},
                                          {"high", "1.0", Constraint::none}};
-  static constexpr int nparams = 2;
   // NumPy's random_uniform: lower + range * next_double, range = high - low.
   template <class T, class U>
   NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args& a) const {
@@ -277,7 +290,6 @@ struct NormalPairs {
 struct StandardNormal : NormalPairs {
   static constexpr unsigned binding = kFill | kDtype | kOut;
   static constexpr ParamSpec params[] = {{nullptr, nullptr, Constraint::none}};
-  static constexpr int nparams = 0;
   template <class T>
   NUMCU_HD NUMCU_FORCEINLINE T finish(T z, const Args&) const {
     return z;
@@ -288,7 +300,6 @@ struct Normal : NormalPairs {
   static constexpr unsigned binding = 0;
   static constexpr ParamSpec params[] = {{"loc", "0.0", Constraint::none},
                                          {"scale", "1.0", Constraint::non_negative}};
-  static constexpr int nparams = 2;
   // NumPy's random_normal: loc + scale * z.
   template <class T>
   NUMCU_HD NUMCU_FORCEINLINE T finish(T z, const Args& a) const {
@@ -296,14 +307,13 @@ struct Normal : NormalPairs {
   }
 };
 
-struct Lognormal : NormalPairs {
-  static constexpr unsigned binding = 0;
+// NumPy's random_lognormal: exp(normal(mean, sigma)).
+struct Lognormal : Normal {
   static constexpr ParamSpec params[] = {{"mean", "0.0", Constraint::none},
                                          {"sigma", "1.0", Constraint::non_negative}};
-  static constexpr int nparams = 2;
   template <class T>
   NUMCU_HD NUMCU_FORCEINLINE T finish(T z, const Args& a) const {
-    return rmath::exp(a.p[0] + a.p[1] * z);
+    return rmath::exp(Normal::finish(z, a));
   }
 };
 
@@ -314,21 +324,15 @@ NUMCU_HD NUMCU_FORCEINLINE double exponential_of(double u) { return -rmath::log_
 struct StandardExponential : HalvesForFloat32 {
   static constexpr unsigned binding = kFill | kDtype | kMethod | kOut;
   static constexpr ParamSpec params[] = {{nullptr, nullptr, Constraint::none}};
-  static constexpr int nparams = 0;
   template <class T, class U>
   NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args&) const {
-    if constexpr (std::is_same_v<T, float>) {
-      return static_cast<float>(exponential_of(uniform24(d.u[0])));
-    } else {
-      return exponential_of(uniform53(d.u[0]));
-    }
+    return static_cast<T>(exponential_of(uniform_of<T>(d.u[0])));
   }
 };
 
 struct Exponential : Words {
   static constexpr unsigned binding = 0;
   static constexpr ParamSpec params[] = {{"scale", "1.0", Constraint::non_negative}};
-  static constexpr int nparams = 1;
   template <class T, class U>
   NUMCU_HD NUMCU_FORCEINLINE T operator()(const Draw<U>& d, const Args& a) const {
     return a.p[0] * exponential_of(uniform53(d.u[0]));
@@ -382,7 +386,6 @@ NUMCU_HD inline __attribute__((noinline)) double gamma_variate(double shape, std
 struct StandardGamma : Words {
   static constexpr unsigned binding = kDtype | kOut | kReject;
   static constexpr ParamSpec params[] = {{"shape", nullptr, Constraint::non_negative}};
-  static constexpr int nparams = 1;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     return static_cast<T>(gamma_variate(a.p[0], d.u[0], d.u[1], d.retry, 0, 0xFFFFFFFFu, false));
@@ -393,7 +396,6 @@ struct Gamma : Words {
   static constexpr unsigned binding = kReject;
   static constexpr ParamSpec params[] = {{"shape", nullptr, Constraint::non_negative},
                                          {"scale", "1.0", Constraint::non_negative}};
-  static constexpr int nparams = 2;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     return a.p[1] * gamma_variate(a.p[0], d.u[0], d.u[1], d.retry, 0, 0xFFFFFFFFu, false);
@@ -403,7 +405,6 @@ struct Gamma : Words {
 struct Chisquare : Words {
   static constexpr unsigned binding = kReject;
   static constexpr ParamSpec params[] = {{"df", nullptr, Constraint::positive}};
-  static constexpr int nparams = 1;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     return 2.0 * gamma_variate(a.p[0] / 2.0, d.u[0], d.u[1], d.retry, 0, 0xFFFFFFFFu, false);
@@ -416,7 +417,6 @@ struct Beta : Words {
   static constexpr unsigned binding = kReject;
   static constexpr ParamSpec params[] = {{"a", nullptr, Constraint::positive},
                                          {"b", nullptr, Constraint::positive}};
-  static constexpr int nparams = 2;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     constexpr std::uint32_t kSecond = 0x80000000u;
@@ -483,7 +483,6 @@ NUMCU_HD inline __attribute__((noinline)) double poisson_variate(double lam, std
 struct Poisson : Words {
   static constexpr unsigned binding = kReject;
   static constexpr ParamSpec params[] = {{"lam", "1.0", Constraint::poisson}};
-  static constexpr int nparams = 1;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     return static_cast<T>(poisson_variate(a.p[0], d.u[0], d.u[1], d.retry));
@@ -546,7 +545,6 @@ struct Binomial : Words {
   static constexpr unsigned binding = kReject;
   static constexpr ParamSpec params[] = {{"n", nullptr, Constraint::non_negative},
                                          {"p", nullptr, Constraint::bounded_0_1}};
-  static constexpr int nparams = 2;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     return static_cast<T>(binomial_variate(a.p[0], a.p[1], d.u[0], d.u[1], d.retry));
@@ -559,7 +557,6 @@ struct Binomial : Words {
 struct Geometric : Words {
   static constexpr unsigned binding = 0;
   static constexpr ParamSpec params[] = {{"p", nullptr, Constraint::bounded_gt_0_1}};
-  static constexpr int nparams = 1;
   template <class T, class U>
   NUMCU_HD T operator()(const Draw<U>& d, const Args& a) const {
     const double p = a.p[0];
@@ -612,7 +609,6 @@ struct Integers {
   // (numcu/random.py) works out from low, high and endpoint as NumPy does.
   static constexpr ParamSpec params[] = {{"off", nullptr, Constraint::none},
                                          {"rng", nullptr, Constraint::none}};
-  static constexpr int nparams = 2;
   template <class T>
   static constexpr Unit unit = Unit::word;  // decided per call (draws_for)
   static constexpr bool paired = false;

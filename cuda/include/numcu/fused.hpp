@@ -43,51 +43,30 @@ namespace numcu::fused {
 // The functions of numexpr's language that are not NumPy ufuncs, as functors in the shape of
 // ops.hpp's (loop_dtype, supports, out_t, operator()).
 
-struct Real : ops::SameLoop {
+// real(x), imag(x) and conj(x): a complex number's parts and its conjugate; a real x is its own
+// real part and conjugate, and its imaginary part is 0.
+enum class Part { real, imag, conj };
+template <Part P>
+struct ComplexPart : ops::SameLoop {
   static constexpr int arity = 1;
   template <class T>
   static constexpr bool supports = true;
   template <class T>
-  using out_t = ops::real_t<T>;
+  using out_t = std::conditional_t<P == Part::conj, T, ops::real_t<T>>;
   template <class T>
-  NUMCU_HD ops::real_t<T> operator()(T a) const {
-    if constexpr (is_complex_v<T>) {
-      return a.real();
-    } else {
-      return a;
-    }
-  }
-};
-
-struct Imag : ops::SameLoop {
-  static constexpr int arity = 1;
-  template <class T>
-  static constexpr bool supports = true;
-  template <class T>
-  using out_t = ops::real_t<T>;
-  template <class T>
-  NUMCU_HD ops::real_t<T> operator()(T a) const {
-    if constexpr (is_complex_v<T>) {
-      return a.imag();
-    } else {
-      return T(0);
-    }
-  }
-};
-
-struct Conj : ops::SameLoop {
-  static constexpr int arity = 1;
-  template <class T>
-  static constexpr bool supports = true;
-  template <class T>
-  NUMCU_HD T operator()(T a) const {
-    if constexpr (is_complex_v<T>) {
+  NUMCU_HD out_t<T> operator()(T a) const {
+    if constexpr (!is_complex_v<T>) {
+      return P == Part::imag ? T(0) : a;
+    } else if constexpr (P == Part::conj) {
       return T(a.real(), -a.imag());
     } else {
-      return a;
+      return P == Part::real ? a.real() : a.imag();
     }
   }
 };
+using Real = ComplexPart<Part::real>;
+using Imag = ComplexPart<Part::imag>;
+using Conj = ComplexPart<Part::conj>;
 
 template <class T>
 struct complex_of {
@@ -156,7 +135,8 @@ struct OpInfo {
   bool condition_first;
   bool loop_per_input;
   // Whether the op computes something costly per element (float functions, integer division,
-  // complex division): the CPU backend's grain and the placement model count it.
+  // complex division): the CPU backend's grain counts it, as the ufuncs' CPU loops count their
+  // functors. The placement model reads the ufunc table's cost class instead, as for ufuncs.
   bool costly;
 };
 const OpInfo& op_info(int op);
@@ -252,28 +232,24 @@ void emulate_cuda(const Program& program, const Layout& layout);
   X(float64, double)               \
   X(complex64, ::numcu::complex64) \
   X(complex128, ::numcu::complex128)
-constexpr int kNumGpuTypes = 7;
+constexpr int kNumGpuTypes = 0
+#define NUMCU_COUNT(e, T) +1
+    NUMCU_FUSED_GPU_DTYPES(NUMCU_COUNT)
+#undef NUMCU_COUNT
+    ;
 
-// The interpreter's type index of a dtype, -1 where it has none.
+// The interpreter's type index of a dtype (its place in NUMCU_FUSED_GPU_DTYPES), -1 where it has
+// none.
 constexpr int gpu_type_index(DType d) {
-  switch (d) {
-    case DType::bool_:
-      return 0;
-    case DType::int32:
-      return 1;
-    case DType::int64:
-      return 2;
-    case DType::float32:
-      return 3;
-    case DType::float64:
-      return 4;
-    case DType::complex64:
-      return 5;
-    case DType::complex128:
-      return 6;
-    default:
-      return -1;
+  constexpr DType kTypes[] = {
+#define NUMCU_DTYPE(e, T) DType::e,
+      NUMCU_FUSED_GPU_DTYPES(NUMCU_DTYPE)
+#undef NUMCU_DTYPE
+  };
+  for (int i = 0; i < kNumGpuTypes; ++i) {
+    if (kTypes[i] == d) return i;
   }
+  return -1;
 }
 
 }  // namespace numcu::fused

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "numcu/config.hpp"
 
@@ -22,88 +23,59 @@
 
 namespace numcu::rmath {
 
-NUMCU_HD NUMCU_FORCEINLINE std::uint64_t bits(double x) {
+// x's bits as a To of the same size (C++20's std::bit_cast): the device's intrinsics in device
+// code, memcpy (a register move) on the host.
+template <class To, class From>
+NUMCU_HD NUMCU_FORCEINLINE To bit_cast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast: the sizes differ");
 #if defined(__CUDA_ARCH__)
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
+  if constexpr (std::is_same_v<From, double>) {
+    return static_cast<To>(__double_as_longlong(x));
+  } else if constexpr (std::is_same_v<To, double>) {
+    return __longlong_as_double(static_cast<long long>(x));
+  } else if constexpr (std::is_same_v<From, float>) {
+    return __float_as_uint(x);
+  } else {
+    return __uint_as_float(x);
+  }
 #else
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
+  To y;
+  std::memcpy(&y, &x, sizeof y);
+  return y;
 #endif
 }
-NUMCU_HD NUMCU_FORCEINLINE std::uint32_t bits(float x) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(x);
-#else
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
-}
-NUMCU_HD NUMCU_FORCEINLINE double as_double(std::uint64_t u) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(u));
-#else
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
-}
-NUMCU_HD NUMCU_FORCEINLINE float as_float(std::uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
-}
+NUMCU_HD NUMCU_FORCEINLINE std::uint64_t bits(double x) { return bit_cast<std::uint64_t>(x); }
+NUMCU_HD NUMCU_FORCEINLINE std::uint32_t bits(float x) { return bit_cast<std::uint32_t>(x); }
+NUMCU_HD NUMCU_FORCEINLINE double as_double(std::uint64_t u) { return bit_cast<double>(u); }
+NUMCU_HD NUMCU_FORCEINLINE float as_float(std::uint32_t u) { return bit_cast<float>(u); }
 
-// a * b + c, rounded once.
-NUMCU_HD NUMCU_FORCEINLINE double fma(double a, double b, double c) {
+// The operations IEEE 754 rounds exactly that are not operators: a * b + c rounded once (fma),
+// the square root, floor. The device's intrinsics in device code (which no flag such as
+// --use_fast_math changes), the host compiler's builtins elsewhere.
 #if defined(__CUDA_ARCH__)
-  return __fma_rn(a, b, c);
+#define NUMCU_EXACT(device, host) device
 #else
-  return __builtin_fma(a, b, c);
+#define NUMCU_EXACT(device, host) host
 #endif
+NUMCU_HD NUMCU_FORCEINLINE double fma(double a, double b, double c) {
+  return NUMCU_EXACT(__fma_rn, __builtin_fma)(a, b, c);
 }
 NUMCU_HD NUMCU_FORCEINLINE float fma(float a, float b, float c) {
-#if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#else
-  return __builtin_fmaf(a, b, c);
-#endif
+  return NUMCU_EXACT(__fmaf_rn, __builtin_fmaf)(a, b, c);
 }
-
 NUMCU_HD NUMCU_FORCEINLINE double sqrt(double x) {
-#if defined(__CUDA_ARCH__)
-  return __dsqrt_rn(x);
-#else
-  return __builtin_sqrt(x);
-#endif
+  return NUMCU_EXACT(__dsqrt_rn, __builtin_sqrt)(x);
 }
 NUMCU_HD NUMCU_FORCEINLINE float sqrt(float x) {
-#if defined(__CUDA_ARCH__)
-  return __fsqrt_rn(x);
-#else
-  return __builtin_sqrtf(x);
-#endif
+  return NUMCU_EXACT(__fsqrt_rn, __builtin_sqrtf)(x);
 }
-
 NUMCU_HD NUMCU_FORCEINLINE double floor(double x) {
-#if defined(__CUDA_ARCH__)
-  return ::floor(x);
-#else
-  return __builtin_floor(x);
-#endif
+  return NUMCU_EXACT(::floor, __builtin_floor)(x);
 }
 NUMCU_HD NUMCU_FORCEINLINE float floor(float x) {
-#if defined(__CUDA_ARCH__)
-  return ::floorf(x);
-#else
-  return __builtin_floorf(x);
-#endif
+  return NUMCU_EXACT(::floorf, __builtin_floorf)(x);
 }
+#undef NUMCU_EXACT
 
 template <class T>
 NUMCU_HD NUMCU_FORCEINLINE T infinity() {
@@ -172,36 +144,37 @@ NUMCU_HD NUMCU_FORCEINLINE float log_bits(std::uint32_t i, int k) {
 NUMCU_HD NUMCU_FORCEINLINE double log_normal(double x) { return detail::log_bits(bits(x), 0); }
 NUMCU_HD NUMCU_FORCEINLINE float log_normal(float x) { return detail::log_bits(bits(x), 0); }
 
-NUMCU_HD inline double log(double x) {
-  std::uint64_t i = bits(x);
+namespace detail {
+template <class T>
+using bits_t = decltype(bits(T()));
+
+// log(x) with its special cases: 0, negative numbers, infinity and NaN, and subnormal x scaled
+// into the normal range first (by 2^54, 2^25 for float).
+template <class T>
+NUMCU_HD NUMCU_FORCEINLINE T log_checked(T x, bits_t<T> infinity_bits,
+                                         bits_t<T> smallest_normal_bits, int scale_exponent,
+                                         T scale) {
+  bits_t<T> i = bits(x);
   int k = 0;
-  if (!(x > 0.0) || i >= 0x7FF0000000000000ull) {
-    if (x == 0.0) return -infinity<double>();
-    if (x < 0.0) return std::numeric_limits<double>::quiet_NaN();
+  if (!(x > T(0)) || i >= infinity_bits) {
+    if (x == T(0)) return -infinity<T>();
+    if (x < T(0)) return std::numeric_limits<T>::quiet_NaN();
     return x + x;  // NaN or +inf
   }
-  if (i < 0x0010000000000000ull) {  // subnormal: scale into the normal range
-    x *= 0x1p54;
+  if (i < smallest_normal_bits) {
+    x *= scale;
     i = bits(x);
-    k = -54;
+    k = -scale_exponent;
   }
-  return detail::log_bits(i, k);
+  return log_bits(i, k);
 }
+}  // namespace detail
 
+NUMCU_HD inline double log(double x) {
+  return detail::log_checked(x, 0x7FF0000000000000ull, 0x0010000000000000ull, 54, 0x1p54);
+}
 NUMCU_HD inline float log(float x) {
-  std::uint32_t i = bits(x);
-  int k = 0;
-  if (!(x > 0.0f) || i >= 0x7F800000u) {
-    if (x == 0.0f) return -infinity<float>();
-    if (x < 0.0f) return std::numeric_limits<float>::quiet_NaN();
-    return x + x;
-  }
-  if (i < 0x00800000u) {
-    x *= 0x1p25f;
-    i = bits(x);
-    k = -25;
-  }
-  return detail::log_bits(i, k);
+  return detail::log_checked(x, 0x7F800000u, 0x00800000u, 25, 0x1p25f);
 }
 
 // log(1 + x), accurate for small x: log(u) scaled by the rounding error of u = 1 + x.

@@ -314,6 +314,27 @@ struct IndexValue {
   V value;
 };
 
+// argmin's (max false) or argmax's combination, which the CPU's reducer (Arg, max a constant)
+// and the GPU's (ArgFamily, max a run-time flag) share: the first NaN, else the better value,
+// ties to the lower index.
+template <class V>
+NUMCU_HD NUMCU_FORCEINLINE IndexValue<V> combine_arg(IndexValue<V> a, IndexValue<V> b, bool max) {
+  const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
+  const bool b_first = b.index < a.index;
+  bool take_b;
+  if (a_nan || b_nan) {
+    take_b = b_nan && (!a_nan || b_first);
+  } else {
+    const V& low = max ? a.value : b.value;
+    const V& high = max ? b.value : a.value;
+    // b is better when it is beyond a in the reducer's direction, a when a is.
+    const bool b_better = less(low, high);
+    const bool a_better = less(high, low);
+    take_b = b_better || (!a_better && b_first);
+  }
+  return take_b ? b : a;
+}
+
 // argmin/argmax: the first index of the extreme value, or of the first NaN when there is one.
 template <class T, bool Max>
 struct Arg : Base {
@@ -337,19 +358,7 @@ struct Arg : Base {
     const bool take = !is_nan(a.value) && (is_nan(v) || better || empty);
     return take ? Acc{k, v} : a;
   }
-  NUMCU_HD Acc operator()(Acc a, Acc b) const {
-    const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
-    const bool b_first = b.index < a.index;
-    bool take_b;
-    if (a_nan || b_nan) {
-      take_b = b_nan && (!a_nan || b_first);
-    } else {
-      const bool b_better = Max ? less(a.value, b.value) : less(b.value, a.value);
-      const bool a_better = Max ? less(b.value, a.value) : less(a.value, b.value);
-      take_b = b_better || (!a_better && b_first);
-    }
-    return take_b ? b : a;
-  }
+  NUMCU_HD Acc operator()(Acc a, Acc b) const { return combine_arg(a, b, Max); }
   NUMCU_HD Out finalize(Acc a, std::int64_t) const { return a.index; }
 };
 
