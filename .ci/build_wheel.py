@@ -91,8 +91,20 @@ def compiler_from_wheels(folder: Path, cuda: int, work: Path) -> Path:
         fail(f"no nvidia_*.whl in {folder}")
     target = work / "compiler"
     shutil.rmtree(target, ignore_errors=True)
-    run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
-         "--target", target, *wheels])
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--no-deps",
+            "--target",
+            target,
+            *wheels,
+        ]
+    )
     found = glob.glob(str(target / "nvidia" / "*" / "bin" / "nvcc"))
     if found:
         return Path(found[0])
@@ -119,7 +131,11 @@ def find_compiler(options: argparse.Namespace, work: Path) -> Path:
     for candidate in (
         os.environ.get("CUDACXX"),
         shutil.which("nvcc"),
-        *(os.path.join(r, "bin", "nvcc") for r in (os.environ.get("CUDA_HOME"), "/usr/local/cuda") if r),
+        *(
+            os.path.join(r, "bin", "nvcc")
+            for r in (os.environ.get("CUDA_HOME"), "/usr/local/cuda")
+            if r
+        ),
     ):
         if candidate and os.path.isfile(candidate):
             return Path(candidate).resolve()
@@ -134,9 +150,13 @@ def make_sdist(out: Path) -> Path:
         "import sys; sys.path.insert(0, 'backend'); import numcu_backend; "
         f"print(numcu_backend.build_sdist({str(out)!r}))"
     )
-    name = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout.strip().splitlines()[-1]
+    name = (
+        subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     return out / name
 
 
@@ -146,27 +166,35 @@ def stage(sdist: Path, distribution: str, work: Path) -> Path:
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir(parents=True)
     with tarfile.open(sdist) as archive:
-        archive.extractall(src, filter="data") if hasattr(tarfile, "data_filter") else archive.extractall(src)
+        archive.extractall(src, filter="data") if hasattr(
+            tarfile, "data_filter"
+        ) else archive.extractall(src)
     (top,) = [p for p in src.iterdir() if p.is_dir()]
     pyproject = top / "pyproject.toml"
     text = pyproject.read_text()
     renamed = re.sub(r'(?m)^name = "numcu"$', f'name = "{distribution}"', text, count=1)
     if renamed == text:
-        fail("pyproject.toml has no line `name = \"numcu\"` to rename")
+        fail('pyproject.toml has no line `name = "numcu"` to rename')
     pyproject.write_text(renamed)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    cli.add_argument("--cuda", type=int, choices=sorted(DISTRIBUTION), default=13,
-                     help="the CUDA major to build for (default 13)")
+    cli.add_argument(
+        "--cuda",
+        type=int,
+        choices=sorted(DISTRIBUTION),
+        default=13,
+        help="the CUDA major to build for (default 13)",
+    )
     where = cli.add_mutually_exclusive_group()
     where.add_argument("--cuda-root", help="a CUDA toolkit folder (bin/nvcc) to build with")
     where.add_argument("--compiler-wheels", help="a folder of NVIDIA's compiler wheels (.whl)")
     cli.add_argument("--out", default=str(ROOT / "dist"), help="where the wheel goes (dist/)")
-    cli.add_argument("--no-repair", action="store_true",
-                     help="skip auditwheel (leaves a linux_x86_64 wheel)")
+    cli.add_argument(
+        "--no-repair", action="store_true", help="skip auditwheel (leaves a linux_x86_64 wheel)"
+    )
     options = cli.parse_args(argv)
 
     missing = missing_tools(repair=not options.no_repair)
@@ -189,10 +217,21 @@ def main(argv: list[str] | None = None) -> int:
     env.setdefault("NUMCU_CUDA_ARCHITECTURES", "default")
     # The toolkit's own nvcc is found from its path; nothing else of it need be on PATH.
     run(
-        [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
-         "--wheel-dir", raw, f"-Cbuild-dir={work / 'build'}",
-         "-Ccmake.define.NUMCU_MANYLINUX=ON", f"-Ccmake.define.CMAKE_CUDA_COMPILER={nvcc}",
-         source],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            "--wheel-dir",
+            raw,
+            f"-Cbuild-dir={work / 'build'}",
+            "-Ccmake.define.NUMCU_MANYLINUX=ON",
+            f"-Ccmake.define.CMAKE_CUDA_COMPILER={nvcc}",
+            source,
+        ],
         env=env,
     )
     (built,) = raw.glob("*.whl")
@@ -204,14 +243,33 @@ def main(argv: list[str] | None = None) -> int:
     else:
         before = set(out.glob("*.whl"))
         try:
-            run([sys.executable, "-m", "auditwheel", "repair", "--plat", PLATFORM,
-                 "--exclude", "libcuda.so.1", "--wheel-dir", out, built])
+            run(
+                [
+                    sys.executable,
+                    "-m",
+                    "auditwheel",
+                    "repair",
+                    "--plat",
+                    PLATFORM,
+                    "--exclude",
+                    "libcuda.so.1",
+                    "--wheel-dir",
+                    out,
+                    built,
+                ]
+            )
         except subprocess.CalledProcessError:
             run([sys.executable, "-m", "auditwheel", "show", built])
-            fail(f"auditwheel could not make the wheel {PLATFORM} (above: the symbols that need "
-                 "a newer glibc; cmake/numcu_manylinux.cmake pins such symbols)")
+            fail(
+                f"auditwheel could not make the wheel {PLATFORM} (above: the symbols that need "
+                "a newer glibc; cmake/numcu_manylinux.cmake pins such symbols)"
+            )
         tag = PLATFORM.split("_x86_64")[0]
-        made = [p for p in out.glob(f"*{tag}*.whl") if p not in before or p.name.startswith(built.name.split("-linux")[0])]
+        made = [
+            p
+            for p in out.glob(f"*{tag}*.whl")
+            if p not in before or p.name.startswith(built.name.split("-linux")[0])
+        ]
         final = max(made, key=lambda p: p.stat().st_mtime)
         run([sys.executable, "-m", "auditwheel", "show", final])
     with zipfile.ZipFile(final) as archive:

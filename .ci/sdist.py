@@ -66,7 +66,9 @@ def check(sdist: Path) -> list[str]:
     with tarfile.open(sdist) as archive:
         names = [m.name.split("/", 1)[1] for m in archive.getmembers() if "/" in m.name]
     problems = [f"missing {p}" for p in REQUIRED if not fnmatch.filter(names, p)]
-    problems += [f"build output {n}" for n in names if any(fnmatch.fnmatch(n, p) for p in FORBIDDEN)]
+    problems += [
+        f"build output {n}" for n in names if any(fnmatch.fnmatch(n, p) for p in FORBIDDEN)
+    ]
     print(f"sdist: {sdist.name}: {sdist.stat().st_size / 1e6:.2f} MB, {len(names)} files")
     return problems
 

@@ -112,7 +112,11 @@ def compiler_wheels(config_settings: dict | None = None) -> tuple[list[str], str
             "rebuild"
         )
     if os.environ.get("PIP_NO_INDEX", "").strip().lower() not in ("", *OFF):
-        return [], "pip runs without a package index (PIP_NO_INDEX), which NVIDIA's compiler wheels come from"
+        return (
+            [],
+            "pip runs without a package index (PIP_NO_INDEX), where NVIDIA's compiler wheels "
+            "come from",
+        )
     return list(COMPILER_WHEELS), ""
 
 
@@ -129,7 +133,10 @@ def _note(config_settings: dict | None) -> None:
 
 
 def get_requires_for_build_wheel(config_settings: dict | None = None) -> list[str]:
-    return [*_scikit.get_requires_for_build_wheel(config_settings), *compiler_wheels(config_settings)[0]]
+    return [
+        *_scikit.get_requires_for_build_wheel(config_settings),
+        *compiler_wheels(config_settings)[0],
+    ]
 
 
 def get_requires_for_build_editable(config_settings: dict | None = None) -> list[str]:

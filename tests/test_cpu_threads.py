@@ -182,7 +182,8 @@ def test_omp_num_threads_is_the_default():
 @pytest.mark.skipif(not OWN_THREADS, reason="a build whose threads are OpenMP's")
 def test_own_threads_default_to_the_cpus_this_process_may_use():
     out = run_python(
-        "import os, numcu; print(numcu.get_num_threads() == min(len(os.sched_getaffinity(0)), 1024))"
+        "import os, numcu\n"
+        "print(numcu.get_num_threads() == min(len(os.sched_getaffinity(0)), 1024))"
     )
     assert out == "True"
 

@@ -208,8 +208,17 @@ def configure(tmp_path, env_extra):
     env = {k: v for k, v in os.environ.items() if k not in ("CUDAARCHS", "SKBUILD_CMAKE_DEFINE")}
     env.update(env_extra)
     return subprocess.run(
-        [cmake, "-S", str(ROOT), "-B", str(tmp_path / "build"), "-G", "Ninja",
-         "-DSKBUILD_PROJECT_NAME=numcu", "-DSKBUILD_PROJECT_VERSION=0.1.0"],  # fmt: skip
+        [
+            cmake,
+            "-S",
+            str(ROOT),
+            "-B",
+            str(tmp_path / "build"),
+            "-G",
+            "Ninja",
+            "-DSKBUILD_PROJECT_NAME=numcu",
+            "-DSKBUILD_PROJECT_VERSION=0.1.0",
+        ],  # fmt: skip
         env=env,
         capture_output=True,
         text=True,
@@ -230,9 +239,9 @@ def test_configure_without_a_cpp_compiler_says_what_to_install(tmp_path):
 
 @needs_source
 def test_configure_refuses_an_architecture_nvcc_does_not_know(tmp_path):
-    if shutil.which("ninja") is None or not (shutil.which("nvcc") or os.path.exists(
-        "/usr/local/cuda/bin/nvcc"
-    )):
+    if shutil.which("ninja") is None or not (
+        shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
+    ):
         pytest.skip("no nvcc or ninja")
     done = configure(tmp_path, {"NUMCU_CUDA_ARCHITECTURES": "90;35-real"})
     assert done.returncode != 0
@@ -254,7 +263,11 @@ def test_import_error_carries_the_loaders_message(tmp_path):
     (package / f"_core{suffix}").write_bytes(b"not an ELF file")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     done = subprocess.run(
-        [sys.executable, "-c", "import numcu"], cwd=tmp_path, env=env, capture_output=True, text=True
+        [sys.executable, "-c", "import numcu"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode != 0
     assert "numcu's compiled module (_core) could not be loaded:" in done.stderr
@@ -270,7 +283,9 @@ def test_two_distributions_in_one_place_are_refused(tmp_path):
     (tmp_path / "numcu_cuda12x-0.1.0.dist-info").mkdir()
     (tmp_path / "numcu_extra-1.0.dist-info").mkdir()  # not numcu's
     assert _load.installed_distributions(str(tmp_path)) == ["numcu-cuda12x", "numcu-cuda13x"]
-    with pytest.raises(ImportError, match=r"numcu-cuda12x and numcu-cuda13x are installed together"):
+    with pytest.raises(
+        ImportError, match=r"numcu-cuda12x and numcu-cuda13x are installed together"
+    ):
         _load.check_one_distribution(str(package))
 
 
@@ -317,11 +332,11 @@ def make_dependent_wheel(folder: Path, requirement: str) -> Path:
             b"    return numcu.multiply(np.asarray(x), 2, device=device)\n"
         ),
         "numcu_user-1.0.dist-info/METADATA": (
-            "Metadata-Version: 2.1\nName: numcu-user\nVersion: 1.0\n"
-            f"Requires-Dist: {requirement}\n"
+            f"Metadata-Version: 2.1\nName: numcu-user\nVersion: 1.0\nRequires-Dist: {requirement}\n"
         ).encode(),
         "numcu_user-1.0.dist-info/WHEEL": (
-            b"Wheel-Version: 1.0\nGenerator: numcu-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+            b"Wheel-Version: 1.0\nGenerator: numcu-tests\nRoot-Is-Purelib: true\n"
+            b"Tag: py3-none-any\n"
         ),
     }
     lines = [record_line(name, data) for name, data in files.items()]
@@ -346,11 +361,23 @@ def test_a_dependent_package_installs_numcus_wheel_and_compiles_nothing(tmp_path
     make_dependent_wheel(links, distribution)
     env_dir = tmp_path / "venv"
     # The system's packages give NumPy (the machine may be offline); numcu comes from the wheel.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True
+    )
     python = env_dir / "bin" / "python"
     install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--no-index", "--only-binary", ":all:",
-         "--find-links", str(links), "numcu-user"],  # fmt: skip
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--no-index",
+            "--only-binary",
+            ":all:",
+            "--find-links",
+            str(links),
+            "numcu-user",
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         timeout=600,
@@ -360,12 +387,15 @@ def test_a_dependent_package_installs_numcus_wheel_and_compiles_nothing(tmp_path
     assert re.search(rf"Successfully installed .*{re.escape(distribution)}-", install.stdout)
     device = "cuda" if numcu.cuda.is_available() else "cpu"
     check = subprocess.run(
-        [str(python), "-c",
-         "import sys, numpy as np, numcu, numcu_user\n"
-         f"x = np.arange(1, 6, dtype=np.float32); r = numcu_user.double(x, device={device!r})\n"
-         "r = r.get() if hasattr(r, 'get') else r\n"
-         "assert np.array_equal(r, 2 * x), r\n"
-         "print(numcu.__file__, numcu.build_info()['distribution'])"],  # fmt: skip
+        [
+            str(python),
+            "-c",
+            "import sys, numpy as np, numcu, numcu_user\n"
+            f"x = np.arange(1, 6, dtype=np.float32); r = numcu_user.double(x, device={device!r})\n"
+            "r = r.get() if hasattr(r, 'get') else r\n"
+            "assert np.array_equal(r, 2 * x), r\n"
+            "print(numcu.__file__, numcu.build_info()['distribution'])",
+        ],  # fmt: skip
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -127,7 +127,7 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       while (static_cast<int>(workers_.size()) < team - 1) {
-          workers_.emplace_back([this] { work(); });
+        workers_.emplace_back([this] { work(); });
       }
       job_ = Job{fn, body, n, align, parts, team - 1, 0, true};
       next_.store(0, std::memory_order_relaxed);

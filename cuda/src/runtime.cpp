@@ -30,13 +30,9 @@ std::string version_str(int version) {
 }
 
 // The oldest Linux driver of a CUDA major (NVIDIA's compatibility tables: 525.60.13 for CUDA 12,
-// 580.65.06 for CUDA 13), and the release wheel built for the other major.
+// 580.65.06 for CUDA 13), and the release wheel for older drivers and GPUs.
 const char* driver_needed(int cuda_major) { return cuda_major >= 13 ? "580" : "525"; }
-std::string other_wheel() {
-  return CUDART_VERSION >= 13000
-             ? "numcu-cuda12x, built with CUDA 12, runs on drivers from 525 on"
-             : "numcu-cuda13x, built with CUDA 13, needs a driver from 580 on";
-}
+const char* kOtherWheel = "numcu-cuda12x (built with CUDA 12, for drivers from 525 on)";
 
 std::vector<std::string> built_architectures();
 
@@ -84,10 +80,11 @@ std::string unsupported_gpus(int count) {
                     ", and this numcu holds code for " + list;
   if (CUDART_VERSION >= 13000 && lowest < 75) {
     why += ". CUDA 13 does not support GPUs below compute capability 7.5: install " +
-           other_wheel();
+           std::string(kOtherWheel);
   } else {
-    why += ": reinstall numcu built for this GPU (NUMCU_CUDA_ARCHITECTURES=" +
-           std::to_string(lowest) + " pip install numcu, from source)";
+    why +=
+        ": reinstall numcu built for this GPU (NUMCU_CUDA_ARCHITECTURES=" + std::to_string(lowest) +
+        " pip install numcu, from source)";
   }
   return why;
 }
@@ -111,7 +108,8 @@ std::string diagnose(const Probe& p) {
     return "the NVIDIA driver is too old: it supports CUDA " + version_str(driver) +
            ", and this numcu (" NUMCU_DISTRIBUTION_NAME ") was built with CUDA " +
            version_str(CUDART_VERSION) + ", which needs driver " + driver_needed(major) +
-           " or newer: update the driver, or install " + other_wheel();
+           " or newer: update the driver" +
+           (major >= 13 ? std::string(", or install ") + kOtherWheel : std::string());
   }
   if (p.status == cudaSuccess || p.status == cudaErrorNoDevice) {
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");

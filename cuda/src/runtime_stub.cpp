@@ -49,7 +49,7 @@ void issue_deferred_frees() noexcept {}
 void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
 void copy_between_devices(void*, int, const void*, int, std::size_t, Stream) { unavailable(); }
 void force_staged_copies(bool) {}  // no pairs of GPUs to decide
-void synchronize(Stream) {}  // nothing can have been queued
+void synchronize(Stream) {}        // nothing can have been queued
 void synchronize_device(int) { unavailable(); }
 void launch_empty(Stream) { unavailable(); }
 void stream_wait(Stream, Stream) { unavailable(); }
