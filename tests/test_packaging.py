@@ -201,10 +201,27 @@ def test_find_nvidia_nvcc(tmp_path):
 # --------------------------------------------------------------------------------------------
 
 
+def cmake_for_numcu():
+    """A cmake of the version numcu needs (3.26+): the cmake package's, else PATH's."""
+    candidates = []
+    try:
+        import cmake as cmake_package
+
+        candidates.append(os.path.join(cmake_package.CMAKE_BIN_DIR, "cmake"))
+    except (ImportError, AttributeError):
+        pass
+    candidates.append(shutil.which("cmake"))
+    for cmake in filter(None, candidates):
+        out = subprocess.run([cmake, "--version"], capture_output=True, text=True).stdout
+        found = re.search(r"version (\d+)\.(\d+)", out)
+        if found and (int(found.group(1)), int(found.group(2))) >= (3, 26):
+            return cmake
+    pytest.skip("no cmake 3.26 or newer")
+    return None
+
+
 def configure(tmp_path, env_extra):
-    cmake = shutil.which("cmake")
-    if cmake is None:
-        pytest.skip("no cmake")
+    cmake = cmake_for_numcu()
     env = {k: v for k, v in os.environ.items() if k not in ("CUDAARCHS", "SKBUILD_CMAKE_DEFINE")}
     env.update(env_extra)
     return subprocess.run(
