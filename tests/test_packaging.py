@@ -377,10 +377,26 @@ def test_a_dependent_package_installs_numcus_wheel_and_compiles_nothing(tmp_path
         shutil.copy2(wheel, links)
     make_dependent_wheel(links, distribution)
     env_dir = tmp_path / "venv"
-    # The system's packages give NumPy (the machine may be offline); numcu comes from the wheel.
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True
-    )
+    # A fresh environment that sees this one's NumPy (the machine may be offline) and nothing
+    # else of it: links to NumPy's folders, through a .pth file.
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    site = Path(np.__file__).resolve().parent.parent
+    for entry in site.iterdir():
+        if entry.name == "numpy" or re.fullmatch(r"numpy(\.libs|-[^-]+\.dist-info)", entry.name):
+            (shared / entry.name).symlink_to(entry)
+    purelib = subprocess.run(
+        [
+            str(env_dir / "bin" / "python"),
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "numpy_from_tests.pth").write_text(f"{shared}\n")
     python = env_dir / "bin" / "python"
     install = subprocess.run(
         [
