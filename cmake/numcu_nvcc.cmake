@@ -13,7 +13,8 @@
 # (backend/numcu_backend.py) asked for them on a machine without a toolkit.
 function(numcu_find_nvcc)
   set(_nvcc "")
-  if(DEFINED CMAKE_CUDA_COMPILER AND NOT CMAKE_CUDA_COMPILER STREQUAL "")
+  if(DEFINED CMAKE_CUDA_COMPILER AND NOT CMAKE_CUDA_COMPILER STREQUAL ""
+     AND NOT CMAKE_CUDA_COMPILER STREQUAL "${NUMCU_NVCC_FOUND}")
     set(_nvcc "${CMAKE_CUDA_COMPILER}")
     set(_from "CMAKE_CUDA_COMPILER")
   elseif(NOT "$ENV{CUDACXX}" STREQUAL "")
