@@ -62,8 +62,8 @@ function(numcu_find_nvcc)
 
   set(_root "")
   if(NOT _nvcc STREQUAL "")
-    get_filename_component(_nvcc "${_nvcc}" REALPATH)
-    get_filename_component(_bin "${_nvcc}" DIRECTORY)
+    get_filename_component(_real "${_nvcc}" REALPATH)
+    get_filename_component(_bin "${_real}" DIRECTORY)
     get_filename_component(_root "${_bin}" DIRECTORY)
   endif()
   set(_searched "not on PATH, nor in CUDA_HOME, CUDA_PATH or /usr/local/cuda, nor among NVIDIA's "
@@ -132,4 +132,24 @@ function(numcu_check_architectures list why)
       "newer ones need a newer CUDA. Nothing was installed.")
     message(FATAL_ERROR "${_message}")
   endif()
+endfunction()
+
+# numcu_forget_cuda_compiler(): where this build folder was configured with another nvcc than
+# NUMCU_NVCC (pip's build environment holding NVIDIA's wheels is a new folder each time), forget
+# what CMake found about that one: its compiler file and the CUDA toolkit's cached paths. CMake
+# would otherwise see a changed compiler, delete the whole cache and configure again without the
+# values scikit-build-core gave in its initial cache.
+function(numcu_forget_cuda_compiler)
+  set(_file "${CMAKE_BINARY_DIR}${CMAKE_FILES_DIRECTORY}/${CMAKE_VERSION}/CMakeCUDACompiler.cmake")
+  if(NUMCU_NVCC STREQUAL "${NUMCU_NVCC_ENABLED}" OR NOT EXISTS "${_file}")
+    return()
+  endif()
+  message(STATUS "numcu: another nvcc than this build folder's last: detecting it anew")
+  file(REMOVE "${_file}")
+  get_cmake_property(_variables CACHE_VARIABLES)
+  foreach(_variable IN LISTS _variables)
+    if(_variable MATCHES "^(CUDA_|CUDAToolkit_|_CUDAToolkit_)" OR _variable STREQUAL "CMAKE_CUDA_COMPILER")
+      unset(${_variable} CACHE)
+    endif()
+  endforeach()
 endfunction()
