@@ -125,8 +125,9 @@ def wheel(session: nox.Session) -> None:
 def sdist(session: nox.Session) -> None:
     """Build the sdist (numcu-VERSION.tar.gz) into dist/ and check what it holds.
 
-    scikit-build-core's sdist, through numcu's build backend: the files git does not ignore,
-    which are what a build needs (and the tests), and no build outputs. Needs scikit-build-core.
+    scikit-build-core's sdist, through numcu's build backend (.ci/numcu_backend.py): the files git
+    does not ignore less pyproject.toml's ``sdist.exclude``, which leaves what a build needs and
+    the tests (not the CI's other scripts, the benchmarks or this file). Needs scikit-build-core.
     """
     session.run("python", ".ci/sdist.py", "--out", "dist")
 

@@ -11,8 +11,8 @@ compiler, and an nvcc of the chosen major. Steps:
 
 1. the sdist (what ``nox -s sdist`` makes) is unpacked into ``build/wheel-cudaNNx/src``, its
    distribution renamed ``numcu-cudaNNx`` (the import name stays ``numcu``);
-2. ``pip wheel`` builds it with NUMCU_MANYLINUX=ON (cmake/numcu_manylinux.cmake) for the default
-   architectures of that CUDA (``NUMCU_CUDA_ARCHITECTURES`` overrides them), reusing
+2. ``pip wheel`` builds it with NUMCU_MANYLINUX=ON (cuda/cmake/numcu_manylinux.cmake) for the
+   default architectures of that CUDA (``NUMCU_CUDA_ARCHITECTURES`` overrides them), reusing
    ``build/wheel-cudaNNx/build`` across runs;
 3. ``auditwheel repair --plat manylinux_2_28_x86_64 --exclude libcuda.so.1`` checks and tags it
    (libcuda comes with the driver and is never bundled; the CUDA runtime is linked in, and cuBLAS
@@ -153,7 +153,7 @@ def make_sdist(out: Path) -> Path:
     """The sdist, as ``nox -s sdist`` makes it (scikit-build-core's, through numcu's backend)."""
     out.mkdir(parents=True, exist_ok=True)
     code = (
-        "import sys; sys.path.insert(0, 'backend'); import numcu_backend; "
+        "import sys; sys.path.insert(0, '.ci'); import numcu_backend; "
         f"print(numcu_backend.build_sdist({str(out)!r}))"
     )
     name = (
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             run([sys.executable, "-m", "auditwheel", "show", built])
             fail(
                 f"auditwheel could not make the wheel {PLATFORM} (above: the symbols that need "
-                "a newer glibc; cmake/numcu_manylinux.cmake pins such symbols)"
+                "a newer glibc; cuda/cmake/numcu_manylinux.cmake pins such symbols)"
             )
         tag = PLATFORM.split("_x86_64")[0]
         made = [

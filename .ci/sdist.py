@@ -1,9 +1,10 @@
-"""Build numcu's sdist and check it: what a build needs is there, no build output is.
+"""Build numcu's sdist and check it: what a build needs is there, nothing else is.
 
 ``python .ci/sdist.py --out dist`` (what ``nox -s sdist`` runs) builds ``numcu-VERSION.tar.gz``
-with numcu's build backend (scikit-build-core's sdist: the files git does not ignore), prints its
-size and file count, and exits with status 1 if a required file is missing or a build output
-(a build folder, a compiled module, a wheel, caches) is in it.
+with numcu's build backend (scikit-build-core's sdist: the files git does not ignore, less
+pyproject.toml's ``sdist.exclude``), prints its size and file count, and exits with status 1 if
+a required file is missing, or if it holds anything but the build's inputs and the tests (the
+CI's other scripts, the benchmarks, a build folder, a compiled module, a wheel, caches).
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ REQUIRED = (
     "CMakeLists.txt",
     "README.md",
     "LICENSE",
-    "backend/numcu_backend.py",
-    "cmake/numcu_nvcc.cmake",
-    "cmake/numcu_manylinux.cmake",
-    "cmake/find_nvidia_nvcc.py",
+    ".ci/numcu_backend.py",
     "cuda/CMakeLists.txt",
     "cuda/cmake/numcuConfig.cmake",
+    "cuda/cmake/numcu_nvcc.cmake",
+    "cuda/cmake/numcu_manylinux.cmake",
+    "cuda/cmake/find_nvidia_nvcc.py",
     "cuda/include/numcu/*.hpp",
     "cuda/src/*.cu",
     "cuda/src/*.cpp",
@@ -37,23 +38,36 @@ REQUIRED = (
     "numcu/py.typed",
     "tests/test_*.py",
 )
+# Everything in the sdist is one of these: the build's inputs, the metadata, the tests.
+ALLOWED = (
+    "PKG-INFO",
+    "pyproject.toml",
+    "CMakeLists.txt",
+    "README.md",
+    "LICENSE",
+    "CITATION.cff",
+    ".ci/numcu_backend.py",
+    "cuda/*",
+    "src/*",
+    "numcu/*",
+    "tests/*",
+)
 FORBIDDEN = (
     "build/*",
     "dist/*",
-    ".nox/*",
     "*.so",
     "*.o",
     "*.whl",
     "*/__pycache__/*",
     "*.egg-info/*",
-    ".hypothesis/*",
+    "*/.hypothesis/*",
 )
 
 
 def build(out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     code = (
-        "import sys; sys.path.insert(0, 'backend'); import numcu_backend; "
+        "import sys; sys.path.insert(0, '.ci'); import numcu_backend; "
         f"print(numcu_backend.build_sdist({str(out)!r}))"
     )
     done = subprocess.run(
@@ -64,10 +78,13 @@ def build(out: Path) -> Path:
 
 def check(sdist: Path) -> list[str]:
     with tarfile.open(sdist) as archive:
-        names = [m.name.split("/", 1)[1] for m in archive.getmembers() if "/" in m.name]
+        names = [m.name.split("/", 1)[1] for m in archive.getmembers() if m.isfile()]
     problems = [f"missing {p}" for p in REQUIRED if not fnmatch.filter(names, p)]
     problems += [
         f"build output {n}" for n in names if any(fnmatch.fnmatch(n, p) for p in FORBIDDEN)
+    ]
+    problems += [
+        f"not for a build: {n}" for n in names if not any(fnmatch.fnmatch(n, p) for p in ALLOWED)
     ]
     print(f"sdist: {sdist.name}: {sdist.stat().st_size / 1e6:.2f} MB, {len(names)} files")
     return problems
@@ -81,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = check(sdist)
     for problem in problems:
         print(f"  {problem}")
-    print("  holds what a build needs, and no build output" if not problems else "  FAILED")
+    print("  holds what a build needs, and nothing else" if not problems else "  FAILED")
     return 1 if problems else 0
 
 

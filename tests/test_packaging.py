@@ -1,10 +1,11 @@
 """How numcu is built and installed: the sdist, the build's choices and refusals, wheels.
 
 Specification:
-- the sdist (``.ci/sdist.py``, ``nox -s sdist``) holds what a build needs and no build output;
+- the sdist (``.ci/sdist.py``, ``nox -s sdist``) holds what a build needs and the tests, and
+  nothing else (no build output, none of the CI's other scripts);
 - the build backend asks for NVIDIA's CUDA 13 compiler wheels only where no nvcc is found and
   the CUDA backend is wanted, and says why it does not where it cannot have them;
-- ``cmake/find_nvidia_nvcc.py`` finds nvcc in NVIDIA's wheels' layout, and says which wheel is
+- ``cuda/cmake/find_nvidia_nvcc.py`` finds nvcc in NVIDIA's wheels' layout, and says which wheel is
   missing where nvcc is there without cicc;
 - a configure without a C++ compiler, and one whose NUMCU_CUDA_ARCHITECTURES names an
   architecture nvcc does not know, stop with one message that says what to do (no module);
@@ -39,14 +40,14 @@ import numcu
 from numcu import _load
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_TREE = (ROOT / "CMakeLists.txt").exists() and (ROOT / "backend").is_dir()
+SOURCE_TREE = (ROOT / "CMakeLists.txt").exists() and (ROOT / ".ci" / "numcu_backend.py").exists()
 needs_source = pytest.mark.skipif(not SOURCE_TREE, reason="needs numcu's source tree")
 INFO = numcu.build_info()
 
 
 def load_backend():
     spec = importlib.util.spec_from_file_location(
-        "numcu_backend_under_test", ROOT / "backend" / "numcu_backend.py"
+        "numcu_backend_under_test", ROOT / ".ci" / "numcu_backend.py"
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -58,8 +59,10 @@ def load_backend():
 # --------------------------------------------------------------------------------------------
 
 
-@needs_source
-def test_sdist_holds_what_a_build_needs_and_no_build_output(tmp_path):
+@pytest.mark.skipif(
+    not (ROOT / ".ci" / "sdist.py").exists(), reason="needs numcu's repository (.ci/sdist.py)"
+)
+def test_sdist_holds_what_a_build_needs_and_nothing_else(tmp_path):
     pytest.importorskip("scikit_build_core")
     done = subprocess.run(
         [sys.executable, str(ROOT / ".ci" / "sdist.py"), "--out", str(tmp_path)],
@@ -71,8 +74,10 @@ def test_sdist_holds_what_a_build_needs_and_no_build_output(tmp_path):
     (sdist,) = tmp_path.glob("numcu-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {m.name.split("/", 1)[1] for m in archive.getmembers() if "/" in m.name}
-    assert {"pyproject.toml", "backend/numcu_backend.py", "cuda/src/sort.cu"} <= names
+    assert {"pyproject.toml", ".ci/numcu_backend.py", "cuda/cmake/numcu_nvcc.cmake"} <= names
+    assert "cuda/src/sort.cu" in names and "tests/test_packaging.py" in names
     assert not [n for n in names if n.startswith("build/") or n.endswith((".so", ".whl"))]
+    assert not [n for n in names if n.startswith(("benchmarks/", ".ci/run", ".ci/build_wheel"))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -174,7 +179,7 @@ def fake_wheels(site: Path, parts: dict[str, tuple[str, ...]]) -> Path:
 
 @needs_source
 def test_find_nvidia_nvcc(tmp_path):
-    script = ROOT / "cmake" / "find_nvidia_nvcc.py"
+    script = ROOT / "cuda" / "cmake" / "find_nvidia_nvcc.py"
     spec = importlib.util.spec_from_file_location("find_nvidia_nvcc", script)
     finder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(finder)

@@ -3,7 +3,7 @@
 A source build (``pip install .``, an sdist, a package that depends on numcu where no wheel fits)
 gets the CUDA backend from the machine's CUDA toolkit when it has one. Where no ``nvcc`` is found,
 the wheel hooks add NVIDIA's compiler wheels to the build requirements, and pip installs them
-into the build's environment only, where CMake finds them (cmake/numcu_nvcc.cmake):
+into the build's environment only, where CMake finds them (cuda/cmake/numcu_nvcc.cmake):
 
 - ``nvidia-cuda-nvcc`` (nvcc, ptxas, fatbinary, nvlink), ``nvidia-nvvm`` (cicc),
   ``nvidia-cuda-crt``, ``nvidia-cuda-runtime`` (headers, ``libcudart_static.a``) and
@@ -61,7 +61,7 @@ def _cmake_define(name: str, config_settings: dict | None) -> str | None:
 
 
 def find_nvcc(config_settings: dict | None = None) -> str | None:
-    """Where CMake will find nvcc without the wheels (as cmake/numcu_nvcc.cmake searches)."""
+    """Where CMake will find nvcc without the wheels (cuda/cmake/numcu_nvcc.cmake searches so)."""
     for given in (_cmake_define("CMAKE_CUDA_COMPILER", config_settings), os.environ.get("CUDACXX")):
         if given:
             return given

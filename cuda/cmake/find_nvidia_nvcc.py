@@ -1,4 +1,6 @@
-"""Find nvcc in NVIDIA's compiler wheels that this Python can import (cmake/numcu_nvcc.cmake).
+"""Find nvcc in NVIDIA's compiler wheels that this Python can import.
+
+cuda/cmake/numcu_nvcc.cmake runs it.
 
 Prints one line: ``<nvcc path>\\t<the wheels and their versions>``, or ``missing\\t<what is
 missing>`` when nvcc is there without a part it needs (cicc, from nvidia-nvvm), or nothing when

@@ -10,7 +10,7 @@
 # nvcc on PATH; CUDA_HOME, CUDA_PATH and /usr/local/cuda; NVIDIA's compiler wheels
 # (nvidia-cuda-nvcc with nvidia-nvvm, nvidia-cuda-crt, nvidia-cuda-runtime and nvidia-cuda-cccl)
 # that the build's Python can import, which is where pip puts them when the build backend
-# (backend/numcu_backend.py) asked for them on a machine without a toolkit.
+# (.ci/numcu_backend.py) asked for them on a machine without a toolkit.
 function(numcu_find_nvcc)
   set(_nvcc "")
   if(DEFINED CMAKE_CUDA_COMPILER AND NOT CMAKE_CUDA_COMPILER STREQUAL ""
@@ -43,7 +43,7 @@ function(numcu_find_nvcc)
     endif()
     if(Python_EXECUTABLE)
       execute_process(
-        COMMAND "${Python_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/find_nvidia_nvcc.py"
+        COMMAND "${Python_EXECUTABLE}" "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/find_nvidia_nvcc.py"
         OUTPUT_VARIABLE _found
         RESULT_VARIABLE _status
         OUTPUT_STRIP_TRAILING_WHITESPACE)
