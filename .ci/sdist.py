@@ -33,6 +33,7 @@ REQUIRED = (
     "cuda/src/*.cpp",
     "src/CMakeLists.txt",
     "src/*.cpp",
+    "src/vendor_api.hpp",
     "numcu/__init__.py",
     "numcu/*.pyi",
     "numcu/py.typed",
