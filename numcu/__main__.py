@@ -286,7 +286,7 @@ def print_header() -> bool:
             value = ", ".join(str(v) for v in value) or "-"
         print(f"  {key}: {value}")
     if "cuda" not in info.get("backends", ()):
-        print("  (a CPU-only build: numcu was built without a CUDA compiler)")
+        print("  (a CPU-only build: no_cuda_reason says why, and how to get the CUDA backend)")
 
     has_cuda = numcu.cuda.is_available()
     count = numcu.cuda.device_count() if has_cuda else 0

@@ -16,7 +16,7 @@
 #include "vendor_library.hpp"
 
 #if NUMCU_WITH_CUDA
-#include <cublas_api.h>
+#include "vendor_api.hpp"
 #endif
 
 namespace numcu::python {
@@ -100,24 +100,18 @@ Gemm gemm_plan(const char* fname, const ArrayView& A0, const ArrayView& B0, cons
 
 #if NUMCU_WITH_CUDA
 
+// cuBLAS's names as its documentation spells them (numcu's declarations: vendor_api.hpp).
+using namespace vendor;  // NOLINT(google-build-using-namespace)
+
 namespace {
 
-using CreateFn = cublasStatus_t (*)(cublasHandle_t*);
-using SetStreamFn = cublasStatus_t (*)(cublasHandle_t, cudaStream_t);
-using StatusFn = const char* (*)(cublasStatus_t);
-using GemmFn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
-                                  int, const void*, const void*, cudaDataType, int, long long,
-                                  const void*, cudaDataType, int, long long, const void*, void*,
-                                  cudaDataType, int, long long, int, cublasComputeType_t,
-                                  cublasGemmAlgo_t);
-
 struct Library {
-  VendorLibrary so{{"cuBLAS", "libcublas.so.", CUBLAS_VER_MAJOR, "NUMCU_CUBLAS", "cublas",
+  VendorLibrary so{{"cuBLAS", "libcublas.so.", kCublasMajor, "NUMCU_CUBLAS", "cublas",
                     "nvidia-cublas", "matrix products and linear algebra on the GPU need it"}};
-  CreateFn create = nullptr;
-  SetStreamFn set_stream = nullptr;
-  StatusFn status = nullptr;
-  GemmFn gemm = nullptr;
+  vendor::cublasCreate_v2* create = nullptr;
+  vendor::cublasSetStream_v2* set_stream = nullptr;
+  vendor::cublasGetStatusString* status = nullptr;
+  vendor::cublasGemmStridedBatchedEx* gemm = nullptr;
   cublasHandle_t handles[64] = {};
   std::mutex lock;
 };
@@ -132,10 +126,11 @@ Library& loaded(const char* fname) {
   lib.so.open(fname);
   std::lock_guard<std::mutex> guard(lib.lock);
   if (lib.gemm == nullptr) {
-    lib.create = lib.so.function<CreateFn>("cublasCreate_v2", fname);
-    lib.set_stream = lib.so.function<SetStreamFn>("cublasSetStream_v2", fname);
-    lib.status = lib.so.function<StatusFn>("cublasGetStatusString", fname);
-    lib.gemm = lib.so.function<GemmFn>("cublasGemmStridedBatchedEx", fname);
+    lib.create = lib.so.function<vendor::cublasCreate_v2*>("cublasCreate_v2", fname);
+    lib.set_stream = lib.so.function<vendor::cublasSetStream_v2*>("cublasSetStream_v2", fname);
+    lib.status = lib.so.function<vendor::cublasGetStatusString*>("cublasGetStatusString", fname);
+    lib.gemm =
+        lib.so.function<vendor::cublasGemmStridedBatchedEx*>("cublasGemmStridedBatchedEx", fname);
   }
   return lib;
 }

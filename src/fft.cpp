@@ -44,8 +44,7 @@
 #include "vendor_library.hpp"
 
 #if NUMCU_WITH_CUDA
-#include <cufft.h>
-#include <cufftXt.h>
+#include "vendor_api.hpp"
 #endif
 
 namespace numcu::python {
@@ -109,17 +108,20 @@ std::string key_text(const PlanKey& k) {
 
 #if NUMCU_WITH_CUDA
 
+// cuFFT's names as its documentation spells them (numcu's declarations: vendor_api.hpp).
+using namespace vendor;  // NOLINT(google-build-using-namespace)
+
 struct FftLibrary {
-  VendorLibrary so{{"cuFFT", "libcufft.so.", CUFFT_VER_MAJOR, "NUMCU_CUFFT", "cufft",
+  VendorLibrary so{{"cuFFT", "libcufft.so.", vendor::kCufftMajor, "NUMCU_CUFFT", "cufft",
                     "nvidia-cufft", "FFTs on the GPU (numcu.fft) need it"}};
   std::mutex lock;
-  decltype(&cufftCreate) create = nullptr;
-  decltype(&cufftDestroy) destroy = nullptr;
-  decltype(&cufftSetAutoAllocation) set_auto_allocation = nullptr;
-  decltype(&cufftXtMakePlanMany) make_plan = nullptr;
-  decltype(&cufftSetWorkArea) set_work_area = nullptr;
-  decltype(&cufftSetStream) set_stream = nullptr;
-  decltype(&cufftXtExec) exec = nullptr;
+  vendor::cufftCreate* create = nullptr;
+  vendor::cufftDestroy* destroy = nullptr;
+  vendor::cufftSetAutoAllocation* set_auto_allocation = nullptr;
+  vendor::cufftXtMakePlanMany* make_plan = nullptr;
+  vendor::cufftSetWorkArea* set_work_area = nullptr;
+  vendor::cufftSetStream* set_stream = nullptr;
+  vendor::cufftXtExec* exec = nullptr;
   std::atomic<bool> ready{false};  // the functions are found: calls skip load_fft's locks
 };
 
@@ -134,14 +136,14 @@ FftLibrary& load_fft(const char* fname) {
   lib.so.open(fname);
   std::lock_guard<std::mutex> guard(lib.lock);
   if (lib.exec == nullptr) {
-    lib.create = lib.so.function<decltype(&cufftCreate)>("cufftCreate", fname);
-    lib.destroy = lib.so.function<decltype(&cufftDestroy)>("cufftDestroy", fname);
+    lib.create = lib.so.function<vendor::cufftCreate*>("cufftCreate", fname);
+    lib.destroy = lib.so.function<vendor::cufftDestroy*>("cufftDestroy", fname);
     lib.set_auto_allocation =
-        lib.so.function<decltype(&cufftSetAutoAllocation)>("cufftSetAutoAllocation", fname);
-    lib.make_plan = lib.so.function<decltype(&cufftXtMakePlanMany)>("cufftXtMakePlanMany", fname);
-    lib.set_work_area = lib.so.function<decltype(&cufftSetWorkArea)>("cufftSetWorkArea", fname);
-    lib.set_stream = lib.so.function<decltype(&cufftSetStream)>("cufftSetStream", fname);
-    lib.exec = lib.so.function<decltype(&cufftXtExec)>("cufftXtExec", fname);
+        lib.so.function<vendor::cufftSetAutoAllocation*>("cufftSetAutoAllocation", fname);
+    lib.make_plan = lib.so.function<vendor::cufftXtMakePlanMany*>("cufftXtMakePlanMany", fname);
+    lib.set_work_area = lib.so.function<vendor::cufftSetWorkArea*>("cufftSetWorkArea", fname);
+    lib.set_stream = lib.so.function<vendor::cufftSetStream*>("cufftSetStream", fname);
+    lib.exec = lib.so.function<vendor::cufftXtExec*>("cufftXtExec", fname);
     lib.ready.store(true, std::memory_order_release);
   }
   return lib;
@@ -650,7 +652,7 @@ PassOut run_pass(Call& call, const ArrayView& x, const Pass& pass, bool single, 
   out.view = permuted_dense(out_dt, nd, out_shape, order, out.array.view().data, ex.device);
   if (key.batch > 0 && box > 0) {
 #if NUMCU_WITH_CUDA
-    const int direction = pass.forward ? CUFFT_FORWARD : CUFFT_INVERSE;
+    const int direction = pass.forward ? kCufftForward : kCufftInverse;
     char* src = in.data;
     char* dst = out.array.view().data;
     py::gil_scoped_release release;
@@ -949,7 +951,7 @@ py::object exec_loop(py::handle x_obj, int repeats) {
   key.batch = xv.size() / n;
   {
     py::gil_scoped_release release;
-    execute(key, ex, in.data, out.view().data, CUFFT_FORWARD, fname);
+    execute(key, ex, in.data, out.view().data, kCufftForward, fname);
     // The plan, found once; then cuFFT alone.
     FftLibrary& lib = fft_library();
     PlanCache& cache = plan_cache(ex.device);
@@ -961,7 +963,7 @@ py::object exec_loop(py::handle x_obj, int repeats) {
     for (int i = 1; i < repeats; ++i) {
       check_fft(lib.set_stream(plan->handle, static_cast<cudaStream_t>(ex.stream)), fname,
                 "cufftSetStream");
-      check_fft(lib.exec(plan->handle, in.data, out.view().data, CUFFT_FORWARD), fname,
+      check_fft(lib.exec(plan->handle, in.data, out.view().data, kCufftForward), fname,
                 "cufftXtExec");
     }
   }

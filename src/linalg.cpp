@@ -44,8 +44,7 @@
 #include "vendor_library.hpp"
 
 #if NUMCU_WITH_CUDA
-#include <cublas_api.h>
-#include <cusolverDn.h>
+#include "vendor_api.hpp"
 #endif
 
 namespace numcu::python {
@@ -64,6 +63,10 @@ using linalg::pointer_array_cuda;
 std::string svd_driver_name = "gesvdj";
 
 #if NUMCU_WITH_CUDA
+
+// cuBLAS's and cuSOLVER's names as their documentation spells them (numcu's declarations:
+// vendor_api.hpp).
+using namespace vendor;  // NOLINT(google-build-using-namespace)
 
 // Raises numpy.linalg.LinAlgError (the GIL held).
 [[noreturn]] void linalg_error(const std::string& what) {
@@ -182,7 +185,7 @@ int read_flag(const int* flag, Stream stream) {
 // cuSOLVER, loaded at first use
 
 struct SolverLibrary {
-  VendorLibrary so{{"cuSOLVER", "libcusolver.so.", CUSOLVER_VER_MAJOR, "NUMCU_CUSOLVER", "cusolver",
+  VendorLibrary so{{"cuSOLVER", "libcusolver.so.", kCusolverMajor, "NUMCU_CUSOLVER", "cusolver",
                     "nvidia-cusolver", "linear algebra on the GPU (numcu.linalg) needs it"}};
   std::mutex lock;
   cusolverDnHandle_t handles[64] = {};
@@ -232,14 +235,13 @@ class Solver {
     if (ex.device < 0 || ex.device >= 64) throw_value_error(std::string(fname) + ": device index");
     cusolverDnHandle_t& h = lib_.handles[ex.device];
     if (h == nullptr) {
-      check(fn<decltype(&cusolverDnCreate)>("cusolverDnCreate")(&h), "cusolverDnCreate");
-      check(
-          fn<decltype(&cusolverDnCreateParams)>("cusolverDnCreateParams")(&lib_.params[ex.device]),
-          "cusolverDnCreateParams");
+      check(fn<vendor::cusolverDnCreate*>("cusolverDnCreate")(&h), "cusolverDnCreate");
+      check(fn<vendor::cusolverDnCreateParams*>("cusolverDnCreateParams")(&lib_.params[ex.device]),
+            "cusolverDnCreateParams");
     }
     handle = h;
     params = lib_.params[ex.device];
-    check(fn<decltype(&cusolverDnSetStream)>("cusolverDnSetStream")(
+    check(fn<vendor::cusolverDnSetStream*>("cusolverDnSetStream")(
               h, static_cast<cudaStream_t>(ex.stream)),
           "cusolverDnSetStream");
   }
@@ -320,91 +322,42 @@ template <class T>
 constexpr bool is_cplx = std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
 
 // The typed routines, by name: "cusolverDn" or "cublas", the type's letter, the stem (real and
-// complex stems differ for the symmetric and orthogonal ones). Each alias is checked against the
-// header's declarations of all four.
+// complex stems differ for the symmetric and orthogonal ones).
 template <class T>
 std::string typed(const char* prefix, const char* real_stem, const char* complex_stem = nullptr) {
   return std::string(prefix) + Lib<T>::letter +
          (is_cplx<T> && complex_stem ? complex_stem : real_stem);
 }
 
-#define NUMCU_SAME_AS(alias, S, D, C, Z)                              \
-  static_assert(std::is_same_v<alias<float>, decltype(&S)> &&         \
-                    std::is_same_v<alias<double>, decltype(&D)> &&    \
-                    std::is_same_v<alias<complex64>, decltype(&C)> && \
-                    std::is_same_v<alias<complex128>, decltype(&Z)>,  \
-                "the type of " #alias " is not the library's")
-
+// Their types, for numcu's element type T (vendor_api.hpp declares them for the libraries' own,
+// and tests/vendor_api_check.cpp compares those with the libraries' headers).
 template <class T>
-using GetrfBatched = cublasStatus_t (*)(cublasHandle_t, int, Cu<T>* const[], int, int*, int*, int);
-NUMCU_SAME_AS(GetrfBatched, cublasSgetrfBatched, cublasDgetrfBatched, cublasCgetrfBatched,
-              cublasZgetrfBatched);
+using GetrfBatched = vendor::cublasTgetrfBatched<Cu<T>>*;
 template <class T>
-using GetrsBatched = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int,
-                                        const Cu<T>* const[], int, const int*, Cu<T>* const[], int,
-                                        int*, int);
-NUMCU_SAME_AS(GetrsBatched, cublasSgetrsBatched, cublasDgetrsBatched, cublasCgetrsBatched,
-              cublasZgetrsBatched);
+using GetrsBatched = vendor::cublasTgetrsBatched<Cu<T>>*;
 template <class T>
-using GetriBatched = cublasStatus_t (*)(cublasHandle_t, int, const Cu<T>* const[], int, const int*,
-                                        Cu<T>* const[], int, int*, int);
-NUMCU_SAME_AS(GetriBatched, cublasSgetriBatched, cublasDgetriBatched, cublasCgetriBatched,
-              cublasZgetriBatched);
+using GetriBatched = vendor::cublasTgetriBatched<Cu<T>>*;
 template <class T>
-using PotrfBatched = cusolverStatus_t (*)(cusolverDnHandle_t, cublasFillMode_t, int, Cu<T>*[], int,
-                                          int*, int);
-NUMCU_SAME_AS(PotrfBatched, cusolverDnSpotrfBatched, cusolverDnDpotrfBatched,
-              cusolverDnCpotrfBatched, cusolverDnZpotrfBatched);
+using PotrfBatched = vendor::cusolverDnTpotrfBatched<Cu<T>>*;
 template <class T>
-using OrgqrSize = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, const Cu<T>*, int,
-                                       const Cu<T>*, int*);
-NUMCU_SAME_AS(OrgqrSize, cusolverDnSorgqr_bufferSize, cusolverDnDorgqr_bufferSize,
-              cusolverDnCungqr_bufferSize, cusolverDnZungqr_bufferSize);
+using OrgqrSize = vendor::cusolverDnTorgqr_bufferSize<Cu<T>>*;
 template <class T>
-using Orgqr = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, Cu<T>*, int, const Cu<T>*,
-                                   Cu<T>*, int, int*);
-NUMCU_SAME_AS(Orgqr, cusolverDnSorgqr, cusolverDnDorgqr, cusolverDnCungqr, cusolverDnZungqr);
+using Orgqr = vendor::cusolverDnTorgqr<Cu<T>>*;
 template <class T>
-using SyevjBatchedSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t,
-                                              cublasFillMode_t, int, const Cu<T>*, int,
-                                              const CuReal<T>*, int*, syevjInfo_t, int);
-NUMCU_SAME_AS(SyevjBatchedSize, cusolverDnSsyevjBatched_bufferSize,
-              cusolverDnDsyevjBatched_bufferSize, cusolverDnCheevjBatched_bufferSize,
-              cusolverDnZheevjBatched_bufferSize);
+using SyevjBatchedSize = vendor::cusolverDnTsyevjBatched_bufferSize<Cu<T>>*;
 template <class T>
-using SyevjBatched = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, cublasFillMode_t,
-                                          int, Cu<T>*, int, CuReal<T>*, Cu<T>*, int, int*,
-                                          syevjInfo_t, int);
-NUMCU_SAME_AS(SyevjBatched, cusolverDnSsyevjBatched, cusolverDnDsyevjBatched,
-              cusolverDnCheevjBatched, cusolverDnZheevjBatched);
+using SyevjBatched = vendor::cusolverDnTsyevjBatched<Cu<T>>*;
 template <class T>
-using GesvdjSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, int,
-                                        const Cu<T>*, int, const CuReal<T>*, const Cu<T>*, int,
-                                        const Cu<T>*, int, int*, gesvdjInfo_t);
-NUMCU_SAME_AS(GesvdjSize, cusolverDnSgesvdj_bufferSize, cusolverDnDgesvdj_bufferSize,
-              cusolverDnCgesvdj_bufferSize, cusolverDnZgesvdj_bufferSize);
+using GesvdjSize = vendor::cusolverDnTgesvdj_bufferSize<Cu<T>>*;
 template <class T>
-using Gesvdj = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, int, Cu<T>*,
-                                    int, CuReal<T>*, Cu<T>*, int, Cu<T>*, int, Cu<T>*, int, int*,
-                                    gesvdjInfo_t);
-NUMCU_SAME_AS(Gesvdj, cusolverDnSgesvdj, cusolverDnDgesvdj, cusolverDnCgesvdj, cusolverDnZgesvdj);
+using Gesvdj = vendor::cusolverDnTgesvdj<Cu<T>>*;
 template <class T>
-using GesvdjBatchedSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int,
-                                               const Cu<T>*, int, const CuReal<T>*, const Cu<T>*,
-                                               int, const Cu<T>*, int, int*, gesvdjInfo_t, int);
-NUMCU_SAME_AS(GesvdjBatchedSize, cusolverDnSgesvdjBatched_bufferSize,
-              cusolverDnDgesvdjBatched_bufferSize, cusolverDnCgesvdjBatched_bufferSize,
-              cusolverDnZgesvdjBatched_bufferSize);
+using GesvdjBatchedSize = vendor::cusolverDnTgesvdjBatched_bufferSize<Cu<T>>*;
 template <class T>
-using GesvdjBatched = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, Cu<T>*,
-                                           int, CuReal<T>*, Cu<T>*, int, Cu<T>*, int, Cu<T>*, int,
-                                           int*, gesvdjInfo_t, int);
-NUMCU_SAME_AS(GesvdjBatched, cusolverDnSgesvdjBatched, cusolverDnDgesvdjBatched,
-              cusolverDnCgesvdjBatched, cusolverDnZgesvdjBatched);
-#undef NUMCU_SAME_AS
+using GesvdjBatched = vendor::cusolverDnTgesvdjBatched<Cu<T>>*;
 
 // The 64-bit API's routines (one per operation, the dtype an argument).
-#define NUMCU_SOLVER_FN(s, name) (s).fn<decltype(&name)>(#name)
+#define NUMCU_SOLVER_FN(s, name) (s).fn<vendor::name*>(#name)
 
 template <class F>
 void on_dtype(DType dt, F&& f) {
@@ -977,13 +930,13 @@ py::object eigh(py::handle a_obj, bool vectors) {
       const auto batched_size = s.find("cusolverDnXsyevBatched_bufferSize");
       const auto batched = s.find("cusolverDnXsyevBatched");
       if (batch > 1 && n <= kBatchedMax && batched_size != nullptr && batched != nullptr) {
-        s.check(reinterpret_cast<decltype(&cusolverDnXsyevBatched_bufferSize)>(batched_size)(
+        s.check(reinterpret_cast<vendor::cusolverDnXsyevBatched_bufferSize*>(batched_size)(
                     s.handle, s.params, jobz, uplo, n, cdt, data, n, rdt, wdata, cdt, &dev, &host,
                     batch),
                 "cusolverDnXsyevBatched_bufferSize");
         char* ws = w.device(dev);
         char* hws = w.host_bytes(host);
-        s.check(reinterpret_cast<decltype(&cusolverDnXsyevBatched)>(batched)(
+        s.check(reinterpret_cast<vendor::cusolverDnXsyevBatched*>(batched)(
                     s.handle, s.params, jobz, uplo, n, cdt, data, n, rdt, wdata, cdt, ws, dev, hws,
                     host, info, batch),
                 "cusolverDnXsyevBatched");

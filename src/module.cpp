@@ -332,6 +332,11 @@ py::dict build_info() {
   backends.append("cpu");
   if (v) backends.append("cuda");
   d["backends"] = backends;
+  // The distribution this module came in (numcu from source, numcu-cuda13x or numcu-cuda12x),
+  // and, in a build without the CUDA backend, why and how to get one.
+  d["distribution"] = NUMCU_DISTRIBUTION;
+  d["no_cuda_reason"] =
+      v ? py::object(py::none()) : py::object(py::str(numcu::cuda::unavailable_reason()));
   py::list dtypes;
   for (int i = 0; i < kNumDTypes; ++i) dtypes.append(dtype_name(static_cast<DType>(i)));
   d["dtypes"] = dtypes;
@@ -451,8 +456,12 @@ PYBIND11_MODULE(_core, m) {
   m.def("_force_staged_copies", &numcu::cuda::force_staged_copies, py::arg("staged"),
         "Tests: copies between two GPUs not yet paired in this process take CUDA's staged route "
         "(their pools not shared) even where the GPUs could copy peer to peer.");
-  m.def("build_info", &build_info,
-        "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.");
+  m.def(
+      "build_info", &build_info,
+      "Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build; the\n"
+      "distribution it came in, and why a build without the CUDA backend has none "
+      "(\"no_cuda_reason\",\n"
+      "None where the backend was built).");
   py::list names;
   for (int i = 0; i < kNumDTypes; ++i) names.append(dtype_name(static_cast<DType>(i)));
   m.attr("dtypes") = py::tuple(names);

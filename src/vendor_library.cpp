@@ -47,10 +47,13 @@ const std::string& VendorLibrary::open(const char* fname) {
       return path_;
     }
   }
+  // NVIDIA's wheels of CUDA 12's libraries are named nvidia-cublas-cu12 and so on, CUDA 13's
+  // nvidia-cublas (whose libcublas.so.13 a CUDA 12 build cannot use).
+  const std::string pip = spec_.pip + std::string(cuda_major == "12" ? "-cu12" : "");
   throw std::runtime_error(std::string(fname) + ": " + spec_.name + " (" + name +
                            ") was not found; " + spec_.purpose + ": install the CUDA toolkit's " +
-                           spec_.name + " or NVIDIA's wheel (pip install " + spec_.pip +
-                           "), or set " + spec_.env + " to the library's path");
+                           spec_.name + " or NVIDIA's wheel (pip install " + pip + "), or set " +
+                           spec_.env + " to the library's path");
 }
 
 void* VendorLibrary::find(const char* symbol) const {

@@ -13,7 +13,7 @@ namespace numcu::python {
 struct VendorLibrarySpec {
   const char* name;     // "cuBLAS", for messages
   const char* stem;     // "libcublas.so."
-  int major;            // the soname's version (the headers' CUBLAS_VER_MAJOR)
+  int major;            // the soname's version (vendor_api.hpp's kCublasMajor)
   const char* env;      // "NUMCU_CUBLAS": a path that comes before the search
   const char* wheel;    // "cublas": NVIDIA's CUDA 12 wheels keep it in nvidia/<wheel>/lib
   const char* pip;      // "nvidia-cublas": what to install

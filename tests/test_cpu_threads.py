@@ -5,7 +5,8 @@ Specification:
   int is a ValueError, anything but an int a TypeError, both naming numcu.set_num_threads;
 - NUMCU_NUM_THREADS sets the default (an empty value counts as unset); a bad value makes
   get_num_threads() and every CPU call raise a ValueError naming the variable, until
-  set_num_threads() is called; without it OMP_NUM_THREADS is the default (fresh interpreters);
+  set_num_threads() is called; without it OMP_NUM_THREADS is the default (fresh interpreters),
+  with OpenMP's threads and with numcu's own (a manylinux wheel's);
 - threading_info() says which layer runs the threads, how many there are and why, the vector
   instruction set the loops run with, and the sizes below which loops are not split;
 - a forked child runs numcu's CPU backend on one thread and finishes (GNU OpenMP would wait
@@ -47,6 +48,8 @@ SINGLE_FUNCTION = INFO["grain"]["float32_function"]
 COMPLEX_FUNCTION = INFO["grain"]["complex_function"]
 REDUCE = INFO["grain"]["reduction"]
 OPENMP = INFO["layer"] == "openmp"
+# numcu's own threads (a build without OpenMP, such as a manylinux wheel's).
+OWN_THREADS = INFO["layer"] == "threads"
 # Thread counts compared with one thread: more than this machine's cores is fine (and uneven).
 MANY = (2, 3, 7)
 
@@ -133,9 +136,10 @@ def test_set_refuses_non_integers(n):
 
 def test_threading_info():
     info = numcu.threading_info()
-    assert info["layer"] in ("openmp", "serial")
+    assert info["layer"] in ("openmp", "threads")
     assert info["num_threads"] == numcu.get_num_threads() >= 1
-    assert info["source"] in ("set_num_threads", "NUMCU_NUM_THREADS", "OpenMP", "serial build")
+    sources = ("set_num_threads", "NUMCU_NUM_THREADS", "OpenMP", "OMP_NUM_THREADS")
+    assert info["source"] in (*sources, "available CPUs")
     assert isinstance(info["simd"], str) and info["simd"]
     assert set(info["grain"]) == {
         "elementwise",
@@ -164,13 +168,24 @@ def test_environment_variable():
 
 def test_environment_variable_empty_is_unset():
     out = run_python("import numcu; print(numcu.threading_info()['source'])", NUMCU_NUM_THREADS="")
-    assert out in ("OpenMP", "serial build")
+    assert out in ("OpenMP", "available CPUs")
 
 
-@pytest.mark.skipif(not OPENMP, reason="a build without OpenMP")
 def test_omp_num_threads_is_the_default():
-    out = run_python("import numcu; print(numcu.get_num_threads())", OMP_NUM_THREADS="3")
-    assert out == "3"
+    out = run_python(
+        "import numcu; print(numcu.get_num_threads(), numcu.threading_info()['source'])",
+        OMP_NUM_THREADS="3",
+    )
+    assert out == ("3 OpenMP" if OPENMP else "3 OMP_NUM_THREADS")
+
+
+@pytest.mark.skipif(not OWN_THREADS, reason="a build whose threads are OpenMP's")
+def test_own_threads_default_to_the_cpus_this_process_may_use():
+    out = run_python(
+        "import os, numcu\n"
+        "print(numcu.get_num_threads() == min(len(os.sched_getaffinity(0)), 1024))"
+    )
+    assert out == "True"
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-2", "1025", "2.5", "4x"])

@@ -169,7 +169,7 @@ def test_synchronize_and_memory_info_without_a_gpu():
 
 @pytest.mark.skipif(HAS_CUDA_BACKEND, reason="numcu was built with its CUDA backend")
 def test_reason_of_a_cpu_only_build():
-    assert reason_with().startswith("this numcu was built without its CUDA backend")
+    assert reason_with().startswith("numcu was built without its CUDA backend")
 
 
 @pytest.mark.skipif(not HAS_CUDA_BACKEND, reason="a CPU-only build")
@@ -198,10 +198,16 @@ def test_reason_with_a_driver_too_old(tmp_path):
 
     reason = reason_with(LD_LIBRARY_PATH=str(tmp_path))
 
-    assert reason == (
-        f"the NVIDIA driver is too old: it supports CUDA 12.4, and this numcu was built with "
-        f"CUDA {built_with}: install a driver for CUDA {built_with} or newer"
+    distribution = numcu.build_info()["distribution"]
+    major = int(built_with.split(".")[0])
+    expected = (
+        f"the NVIDIA driver is too old: it supports CUDA 12.4, and this numcu ({distribution}) "
+        f"was built with CUDA {built_with}, which needs driver {580 if major >= 13 else 525} or "
+        "newer: update the driver"
     )
+    if major >= 13:
+        expected += ", or install numcu-cuda12x (built with CUDA 12, for drivers from 525 on)"
+    assert reason == expected
 
 
 @pytest.mark.gpu

@@ -8,7 +8,7 @@ Specification:
   ``numcu.cuda``, ``numcu.linalg`` and ``numcu.fft``, each once, and a count given in a row's
   label is the number of its names;
 - the two set-up commands at the top are the install command and a test command, and the test
-  command is the one CI runs (.ci/run);
+  command is the one CI runs (.ci/run; where the repository is there, not in an sdist);
 - the test command installs exactly pyproject.toml's ``test`` extra (from
   tests/requirements.txt), so it needs no build;
 - LICENSE is the Apache License 2.0 that pyproject.toml names, and CITATION.cff has the
@@ -146,6 +146,8 @@ def test_the_first_block_installs_then_tests():
 
 
 def test_ci_runs_the_readme_commands():
+    if not (ROOT / ".ci" / "run").exists():
+        pytest.skip("needs numcu's repository (.ci/run; an sdist leaves it out)")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     for command in setup_commands():
         assert command in [line.strip() for line in ci], f"{command!r} is not a line of .ci/run"

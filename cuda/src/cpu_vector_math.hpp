@@ -29,8 +29,10 @@ NUMCU_VECTOR_VARIANT(exp)
 NUMCU_VECTOR_VARIANT(log)
 NUMCU_VECTOR_VARIANT2(pow)
 
-// Since glibc 2.35.
-#if __GLIBC_PREREQ(2, 35)
+// Since glibc 2.35 (not in a manylinux module for an older glibc:
+// cuda/cmake/numcu_manylinux.cmake).
+#if __GLIBC_PREREQ(2, 35) && \
+    (!defined(NUMCU_GLIBC_BASELINE_MINOR) || NUMCU_GLIBC_BASELINE_MINOR >= 35)
 NUMCU_VECTOR_VARIANT(tan)
 NUMCU_VECTOR_VARIANT(asin)
 NUMCU_VECTOR_VARIANT(acos)

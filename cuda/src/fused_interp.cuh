@@ -709,7 +709,8 @@ __device__ __forceinline__ void run_tiles(const GpuParams& p, char* smem) {
 }
 
 template <GpuClass C>
-__global__ void __launch_bounds__(kGpuBlock, 4) fused_kernel(const __grid_constant__ GpuParams p) {
+__global__ void __launch_bounds__(kGpuBlock, 4)
+    fused_kernel(const NUMCU_GRID_CONSTANT GpuParams p) {
   extern __shared__ __align__(16) char smem[];
   run_tiles<Config<C>>(p, smem);
 }

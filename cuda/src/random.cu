@@ -40,7 +40,7 @@ __device__ __forceinline__ void store_values(T* out, const T (&v)[N], int count)
 
 template <class F, class T, class U, int V>
 __global__ void __launch_bounds__(kThreads)
-    random_kernel(T* __restrict__ out, const __grid_constant__ Plan p) {
+    random_kernel(T* __restrict__ out, const NUMCU_GRID_CONSTANT Plan p) {
   const F f{};
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -99,7 +99,7 @@ __device__ std::int64_t compact(const Plan& p, std::uint64_t t, std::int64_t b0,
 }
 
 __global__ void __launch_bounds__(kThreads)
-    count_kernel(const __grid_constant__ Plan p, std::uint64_t t, int groups,
+    count_kernel(const NUMCU_GRID_CONSTANT Plan p, std::uint64_t t, int groups,
                  std::int64_t* counts) {
   const int g = blockIdx.x;
   const std::int64_t b0 = p.blocks * g / groups, b1 = p.blocks * (g + 1) / groups;
@@ -121,7 +121,7 @@ __global__ void offsets_kernel(std::int64_t* counts, int groups, std::int64_t k,
 }
 
 __global__ void __launch_bounds__(kThreads)
-    write_kernel(const __grid_constant__ Plan p, std::uint64_t t, int groups,
+    write_kernel(const NUMCU_GRID_CONSTANT Plan p, std::uint64_t t, int groups,
                  const std::int64_t* offsets, std::int64_t capacity, std::uint64_t* words,
                  std::int64_t* indices) {
   const int g = blockIdx.x;
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(kThreads)
 // One block: the smallest threshold keeping at least k words (bisection over all 64 bits),
 // then the candidates again. Runs only where the chosen threshold failed.
 __global__ void __launch_bounds__(kThreads)
-    fallback_kernel(const __grid_constant__ Plan p, std::int64_t k, std::int64_t capacity,
+    fallback_kernel(const NUMCU_GRID_CONSTANT Plan p, std::int64_t k, std::int64_t capacity,
                     const std::int64_t* status, std::uint64_t* words, std::int64_t* indices) {
   if (status[1] == 0) return;
   std::uint64_t lo = 0, hi = kAllOnes;

@@ -29,6 +29,66 @@ std::string version_str(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
+// The oldest Linux driver of a CUDA major (NVIDIA's compatibility tables: 525.60.13 for CUDA 12,
+// 580.65.06 for CUDA 13), and the release wheel for older drivers and GPUs.
+const char* driver_needed(int cuda_major) { return cuda_major >= 13 ? "580" : "525"; }
+const char* kOtherWheel = "numcu-cuda12x (built with CUDA 12, for drivers from 525 on)";
+
+std::vector<std::string> built_architectures();
+
+// Whether the module holds code a GPU of compute capability major.minor can run: machine code
+// for its major and a minor no higher (NN-real, or NN, which CMake builds as both), or PTX for
+// an architecture no newer (NN-virtual, NN), which the driver compiles.
+bool architectures_cover(int major, int minor) {
+  const int cc = major * 10 + minor;
+  for (const std::string& item : built_architectures()) {
+    if (item == "all" || item == "all-major" || item == "native") return true;
+    std::size_t digits = 0;
+    while (digits < item.size() && item[digits] >= '0' && item[digits] <= '9') ++digits;
+    if (digits == 0) continue;
+    const int arch = std::stoi(item.substr(0, digits));
+    const std::string rest = item.substr(digits);
+    const bool specific = !rest.empty() && rest[0] >= 'a' && rest[0] <= 'z';  // 90a: that GPU only
+    const bool real = rest.find("-virtual") == std::string::npos;
+    const bool virt = rest.find("-real") == std::string::npos;
+    if (real && (specific ? arch == cc : arch / 10 == major && arch % 10 <= minor)) return true;
+    if (virt && !specific && arch <= cc) return true;
+  }
+  return false;
+}
+
+// Why no visible GPU can run this module's kernels, or "" when one can.
+std::string unsupported_gpus(int count) {
+  std::string gpus;
+  int lowest = 1000;
+  for (int d = 0; d < count; ++d) {
+    int major = 0;
+    int minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, d) != cudaSuccess) {
+      cudaGetLastError();
+      return std::string();  // let the first call say what is wrong
+    }
+    if (architectures_cover(major, minor)) return std::string();
+    lowest = std::min(lowest, major * 10 + minor);
+    if (!gpus.empty()) gpus += ", ";
+    gpus += std::to_string(major) + "." + std::to_string(minor);
+  }
+  std::string list;
+  for (const std::string& item : built_architectures()) list += (list.empty() ? "" : " ") + item;
+  std::string why = "no GPU here can run this numcu's kernels: compute capability " + gpus +
+                    ", and this numcu holds code for " + list;
+  if (CUDART_VERSION >= 13000 && lowest < 75) {
+    why += ". CUDA 13 does not support GPUs below compute capability 7.5: install " +
+           std::string(kOtherWheel);
+  } else {
+    why +=
+        ": reinstall numcu built for this GPU (NUMCU_CUDA_ARCHITECTURES=" + std::to_string(lowest) +
+        " pip install numcu, from source)";
+  }
+  return why;
+}
+
 // Names the cause a user can act on. The runtime reports a missing driver and an old one alike
 // (cudaErrorInsufficientDriver), and every way of seeing no device alike (cudaErrorNoDevice):
 // the driver's version and CUDA_VISIBLE_DEVICES tell them apart.
@@ -44,9 +104,12 @@ std::string diagnose(const Probe& p) {
            "loaded";
   }
   if (driver < CUDART_VERSION && p.status == cudaErrorInsufficientDriver) {
+    const int major = CUDART_VERSION / 1000;
     return "the NVIDIA driver is too old: it supports CUDA " + version_str(driver) +
-           ", and this numcu was built with CUDA " + version_str(CUDART_VERSION) +
-           ": install a driver for CUDA " + version_str(CUDART_VERSION) + " or newer";
+           ", and this numcu (" NUMCU_DISTRIBUTION_NAME ") was built with CUDA " +
+           version_str(CUDART_VERSION) + ", which needs driver " + driver_needed(major) +
+           " or newer: update the driver" +
+           (major >= 13 ? std::string(", or install ") + kOtherWheel : std::string());
   }
   if (p.status == cudaSuccess || p.status == cudaErrorNoDevice) {
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
@@ -72,6 +135,10 @@ const Probe& probe() {
       cudaGetLastError();
     }
     r.reason = diagnose(r);
+    if (r.reason.empty()) {
+      r.reason = unsupported_gpus(r.count);
+      if (!r.reason.empty()) r.count = 0;
+    }
     return r;
   }();
   return p;
@@ -98,7 +165,10 @@ int device_count() { return probe().count; }
 
 int runtime_version() { return CUDART_VERSION; }
 
-std::vector<std::string> compiled_architectures() {
+std::vector<std::string> compiled_architectures() { return built_architectures(); }
+
+namespace {
+std::vector<std::string> built_architectures() {
   std::vector<std::string> out;
   std::stringstream list(NUMCU_CUDA_ARCHITECTURES);
   std::string item;
@@ -107,6 +177,7 @@ std::vector<std::string> compiled_architectures() {
   }
   return out;
 }
+}  // namespace
 
 std::string device_name(int device) {
   if (!is_available()) throw_unavailable();
@@ -535,11 +606,17 @@ bool concurrent_managed_access(int device) {
 
 void prefetch_to_device(const void* ptr, std::size_t bytes, int device, Stream stream) {
   if (ptr == nullptr || bytes == 0 || !concurrent_managed_access(device)) return;
+#if CUDART_VERSION >= 13000
   cudaMemLocation location{};
   location.type = cudaMemLocationTypeDevice;
   location.id = device;
   NUMCU_CUDA_TRY(cudaMemPrefetchAsync(ptr, bytes, location, 0, static_cast<cudaStream_t>(stream)),
                  "cudaMemPrefetchAsync");
+#else
+  // CUDA 12's cudaMemPrefetchAsync takes the device's number (CUDA 13's takes a location).
+  NUMCU_CUDA_TRY(cudaMemPrefetchAsync(ptr, bytes, device, static_cast<cudaStream_t>(stream)),
+                 "cudaMemPrefetchAsync");
+#endif
 }
 
 void* allocate_pinned(std::size_t bytes) {

@@ -1,4 +1,7 @@
-// The runtime of a CPU-only build: no device, and every entry point that needs one says so.
+// The runtime of a CPU-only build: no device, and every entry point that needs one says so,
+// with why this build has no CUDA backend and how to get one (NUMCU_NO_CUDA_REASON, from CMake).
+// Every function runtime.hpp declares has its twin here: a CPU-only build that misses one fails
+// to import (CI builds, imports and tests a CPU-only module for that reason).
 #include <string>
 
 #include "numcu/errors.hpp"
@@ -31,10 +34,7 @@ void sequence_cuda(DType, const SequenceParams&, void*, Stream) { unavailable();
 namespace cuda {
 
 bool is_available() { return false; }
-std::string unavailable_reason() {
-  return "this numcu was built without its CUDA backend, as no nvcc was found: reinstall it "
-         "where the CUDA toolkit is installed";
-}
+std::string unavailable_reason() { return NUMCU_NO_CUDA_REASON; }
 int device_count() { return 0; }
 int runtime_version() { return 0; }
 std::vector<std::string> compiled_architectures() { return {}; }
@@ -47,7 +47,9 @@ void* allocate(std::size_t, int, Stream) { unavailable(); }
 void deallocate(void*, std::size_t, int, Stream) noexcept {}
 void issue_deferred_frees() noexcept {}
 void copy_async(void*, const void*, std::size_t, Stream) { unavailable(); }
-void synchronize(Stream) {}  // nothing can have been queued
+void copy_between_devices(void*, int, const void*, int, std::size_t, Stream) { unavailable(); }
+void force_staged_copies(bool) {}  // no pairs of GPUs to decide
+void synchronize(Stream) {}        // nothing can have been queued
 void synchronize_device(int) { unavailable(); }
 void launch_empty(Stream) { unavailable(); }
 void stream_wait(Stream, Stream) { unavailable(); }

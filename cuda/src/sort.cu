@@ -12,6 +12,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/functional>
+#include <cuda/version>
 #include <stdexcept>
 
 #include "numcu/cuda_check.hpp"
@@ -24,6 +25,17 @@ namespace {
 
 using sorting::Transform;
 constexpr int kBlock = 256;
+
+// The minimum and maximum operators of CUB's block reduction: ::cuda::minimum and ::cuda::maximum
+// from CCCL 2.8 on (CCCL 3 has no other); CCCL 2.3, which comes with the CUDA 12.4 toolkit that
+// builds numcu-cuda12x, has only cub::Min and cub::Max.
+#if CCCL_VERSION >= 2008000
+using MinOp = ::cuda::minimum<>;
+using MaxOp = ::cuda::maximum<>;
+#else
+using MinOp = cub::Min;
+using MaxOp = cub::Max;
+#endif
 
 unsigned grid_for(std::int64_t n) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((n + kBlock - 1) / kBlock, 1, 1 << 20));
@@ -209,8 +221,8 @@ __global__ void key_span_kernel(const L* in, KeyFormat f, std::int64_t n, U* spa
   }
   using Reduce = cub::BlockReduce<U, kBlock>;
   __shared__ typename Reduce::TempStorage lo_temp, hi_temp;
-  lo = Reduce(lo_temp).Reduce(lo, ::cuda::minimum<>{});
-  hi = Reduce(hi_temp).Reduce(hi, ::cuda::maximum<>{});
+  lo = Reduce(lo_temp).Reduce(lo, MinOp{});
+  hi = Reduce(hi_temp).Reduce(hi, MaxOp{});
   if (threadIdx.x == 0) {
     atomic_min(&span[0], lo);
     atomic_max(&span[1], hi);

@@ -1373,7 +1373,9 @@ def bitwise_xor(x1: typing.Any, x2: typing.Any, /, out: typing.Any = None, *, de
     """
 def build_info() -> dict:
     """
-    Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build.
+    Version, CUDA version, compiled CUDA architectures, backends and dtypes of this build; the
+    distribution it came in, and why a build without the CUDA backend has none ("no_cuda_reason",
+    None where the backend was built).
     """
 def cbrt(x: typing.Any, /, out: typing.Any = None, *, device: typing.Any = None, stream: typing.Any = None) -> typing.Any:
     """
@@ -1966,8 +1968,9 @@ def get_num_threads() -> int:
     The number of threads the CPU backend splits its work over.
     
     It is, first to last: the value given to numcu.set_num_threads; the environment variable
-    NUMCU_NUM_THREADS; OpenMP's default (OMP_NUM_THREADS, else the CPUs this process may run on).
-    In a forked child process it is 1, whatever was set (OpenMP's threads do not survive a fork;
+    NUMCU_NUM_THREADS; OMP_NUM_THREADS; the CPUs this process may run on (OpenMP's default where
+    OpenMP runs the threads, which also follows threadpoolctl's limits). In a forked child process
+    it is 1, whatever was set (threads do not survive a fork;
     start workers with multiprocessing's "spawn" or "forkserver" methods for threads in each).
     Raises ValueError while NUMCU_NUM_THREADS is not a whole number from 1 to 1024 and
     set_num_threads has not been called.
@@ -3278,7 +3281,7 @@ def set_num_threads(n: typing.Any) -> None:
     Parameters
     ----------
     n : int
-        From 1 to 1024. It replaces NUMCU_NUM_THREADS and OpenMP's default for the whole process.
+        From 1 to 1024. It replaces NUMCU_NUM_THREADS and the default for the whole process.
     
     Notes
     -----
@@ -3614,9 +3617,10 @@ def threading_info() -> dict:
     """
     How the CPU backend runs: a dict with
     
-    - ``layer``: "openmp" (or "serial" in a build without OpenMP), and ``library``, its file;
+    - ``layer``: "openmp" (GCC's OpenMP runtime; ``library`` is its file), or "threads" (numcu's
+      own, in a build without OpenMP such as a manylinux wheel's, which ships no OpenMP runtime);
     - ``num_threads`` (as get_num_threads) and ``source``: "set_num_threads", "NUMCU_NUM_THREADS",
-      "OpenMP" or "forked child";
+      "OpenMP", "OMP_NUM_THREADS", "available CPUs" or "forked child";
     - ``simd``: the instruction set its vectorised loops run with on this CPU ("x86-64-v4" is
       AVX-512, "x86-64-v3" AVX2);
     - ``grain``: elements per thread below which a loop is not split, for memory-bound elementwise

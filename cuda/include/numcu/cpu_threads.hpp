@@ -4,7 +4,9 @@
 // The number is, first to last: the value given to set_num_threads; the environment variable
 // NUMCU_NUM_THREADS, read once; OpenMP's own default (OMP_NUM_THREADS, else the CPUs of the
 // process's affinity mask, and what omp_set_num_threads or threadpoolctl set on the calling
-// thread). In a forked child process it is 1: OpenMP's threads do not survive a fork, and GNU
+// thread), or in a build on numcu's own threads (no OpenMP, as a manylinux wheel is)
+// OMP_NUM_THREADS's first number, else the CPUs of the affinity mask. In a forked child process
+// it is 1: OpenMP's threads do not survive a fork, and GNU
 // OpenMP waits for them forever once a team was started in the parent, by numcu or by any other
 // library on the same runtime.
 #pragma once
@@ -39,7 +41,7 @@ int get_num_threads();
 void set_num_threads(int n);
 
 struct ThreadingInfo {
-  std::string layer;    // "openmp", or "serial" in a build without OpenMP
+  std::string layer;    // "openmp", or "threads": numcu's own, in a build without OpenMP
   std::string library;  // the OpenMP runtime's file, where it can be found
   int num_threads = 1;
   std::string source;  // "set_num_threads", "NUMCU_NUM_THREADS", "OpenMP" or "forked child"
