@@ -831,7 +831,7 @@ DeviceRequest placed(const DeviceRequest& req, const std::vector<const Operand*>
 // from the CPU's), on the CPU where none is asked for (numcu.sin(2.0)), unless the placement
 // model's mode says otherwise.
 bool scalar_calls_on_gpu(const DeviceRequest& req) {
-  const DeviceRequest r = placed(req, {}, false, false, 1.0, 16.0);
+  const DeviceRequest r = placed(req, {}, false, OpClass::elementwise, 1.0, 16.0);
   if (r.kind == DeviceRequest::Kind::cpu) return false;
   return r.kind == DeviceRequest::Kind::cuda || cuda::is_available();
 }
