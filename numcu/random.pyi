@@ -466,6 +466,12 @@ def _normalize_axis(axis, ndim):
     ...
 def _on_host(x):
     ...
+def _placed_like(pool, idx, stream):
+    """
+    `pool` (choice's population, the array permutation or permuted reorders) where the indices
+        `idx` are, the device the caller asked for: copied once where it is elsewhere (a NumPy array
+        for a GPU result, a GPU array for a host result or another GPU's).
+    """
 def _scalar_bounds(low, high, endpoint, dt, info):
     ...
 def _shape(args):

@@ -47,8 +47,9 @@ class ndarray:
         """
     def __array_namespace__(self, *, api_version: typing.Any = None) -> typing.Any:
         """
-        The numcu module, which follows the Array API standard (2025.12), or numcu as an
-                earlier revision accepted has it.
+        The numcu module, which follows the Array API standard (2025.12); for an earlier
+                revision (2021.12 to 2024.12) a namespace object with numcu's functions as that revision
+                has them (lists where 2025.12 made tuples). ValueError for any other api_version.
         """
     def __array_ufunc__(self, ufunc: typing.Any, method: str, *inputs: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
