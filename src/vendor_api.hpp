@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace numcu::vendor {
 
@@ -39,19 +40,9 @@ constexpr int kCufftMajor = CUDART_VERSION / 1000 - 1;
 
 // The real type of a library element type.
 template <class T>
-struct real_element {
-  using type = T;
-};
-template <>
-struct real_element<cuComplex> {
-  using type = float;
-};
-template <>
-struct real_element<cuDoubleComplex> {
-  using type = double;
-};
-template <class T>
-using real_element_t = typename real_element<T>::type;
+using real_element_t =
+    std::conditional_t<std::is_same_v<T, cuComplex>, float,
+                       std::conditional_t<std::is_same_v<T, cuDoubleComplex>, double, T>>;
 
 // ---------------------------------------------------------------------------------------------
 // cuBLAS

@@ -35,6 +35,20 @@ constexpr const char* kEnvName = "NUMCU_NUM_THREADS";
 std::atomic<int> g_requested{0};  // set by set_num_threads; 0 until then
 std::atomic<bool> g_forked_child{false};
 
+// Runs part t of the parts that split [0, n) at multiples of align. An exception must not leave
+// a worker (or an OpenMP region): the first one is kept in error, to be thrown after the join.
+void run_part(PartFn fn, const void* body, std::int64_t n, int t, int parts, std::int64_t align,
+              std::mutex& mutex, std::exception_ptr& error) {
+  const std::int64_t begin = part_begin(n, t, parts, align);
+  const std::int64_t end = part_begin(n, t + 1, parts, align);
+  try {
+    if (begin < end) fn(body, begin, end);
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!error) error = std::current_exception();
+  }
+}
+
 struct EnvSetting {
   int threads = 0;    // 0: not set
   std::string error;  // why the value was refused
@@ -158,14 +172,7 @@ class Pool {
   void take_parts(PartFn fn, const void* body, std::int64_t n, std::int64_t align, int parts) {
     for (int t = next_.fetch_add(1, std::memory_order_relaxed); t < parts;
          t = next_.fetch_add(1, std::memory_order_relaxed)) {
-      const std::int64_t begin = part_begin(n, t, parts, align);
-      const std::int64_t end = part_begin(n, t + 1, parts, align);
-      try {
-        if (begin < end) fn(body, begin, end);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!error_) error_ = std::current_exception();
-      }
+      run_part(fn, body, n, t, parts, align, mutex_, error_);
     }
   }
 
@@ -248,17 +255,7 @@ void run_team(int team, std::int64_t n, std::int64_t align, PartFn fn, const voi
 #pragma omp parallel num_threads(team)
   {
 #pragma omp for schedule(dynamic, 1) nowait
-    for (int t = 0; t < parts; ++t) {
-      const std::int64_t begin = part_begin(n, t, parts, align);
-      const std::int64_t end = part_begin(n, t + 1, parts, align);
-      // An exception must not leave an OpenMP region: it is kept and thrown after the join.
-      try {
-        if (begin < end) fn(body, begin, end);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
+    for (int t = 0; t < parts; ++t) run_part(fn, body, n, t, parts, align, error_mutex, error);
   }
   if (error) std::rethrow_exception(error);
 #else
