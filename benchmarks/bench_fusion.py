@@ -207,7 +207,8 @@ def bench_gpu(backends, opts, results, notes):
                     cp = backends["cupy"].module
                     cenv = {k: cp.asarray(host[k]) for k in args}
                     fused = cp.fuse(function_of(expr, args, namespace(cp, "cupy")))
-                    calls[f"{name}|cupy.fuse"] = (lambda f=fused, e=cenv: f(**e),
+                    # cupy.fuse's functions take positional arguments only.
+                    calls[f"{name}|cupy.fuse"] = (lambda f=fused, e=cenv: f(*e.values()),
                                                   backends["cupy"].synchronize)  # fmt: skip
                 if "torch" in backends:
                     torch = backends["torch"].module
