@@ -1036,6 +1036,15 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
       const std::int64_t vstride = right ? vcount * cols : 0;
       const cusolverEigMode_t jobz =
           compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+      if (jacobi && !compute_uv) {
+        // Singular values alone: U and V still get buffers (m x m and n x n per matrix, scratch).
+        // With null ones, gesvdjBatched with CUSOLVER_EIG_MODE_NOVECTOR failed (EXECUTION_FAILED,
+        // then an illegal address) against the cuSOLVER of NVIDIA's CUDA 13 wheel, run without a
+        // toolkit; cuSOLVER's documentation does not say that they may be null.
+        const std::size_t count = static_cast<std::size_t>(batched ? batch : 1);
+        u = w.device<C>(count * static_cast<std::size_t>(m * m));
+        v = w.device<C>(count * static_cast<std::size_t>(n * n));
+      }
       if (jacobi) {
         gesvdjInfo_t params = nullptr;
         s.check(NUMCU_SOLVER_FN(s, cusolverDnCreateGesvdjInfo)(&params), "CreateGesvdjInfo");
@@ -1064,7 +1073,7 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
             for (std::int64_t i = 0; i < batch && st == CUSOLVER_STATUS_SUCCESS; ++i) {
               st = gesvdj(s.handle, jobz, econ, im, in, reinterpret_cast<C*>(f + i * m * n * is),
                           im, reinterpret_cast<CuReal<T>*>(sd + i * k * rs),
-                          u ? u + i * ustride : nullptr, im, v ? v + i * vstride : nullptr, in,
+                          u + i * ustride, im, v + i * vstride, in,
                           work, lwork, info + i, params);
             }
           }
