@@ -1072,9 +1072,8 @@ py::object svd(py::handle a_obj, bool full, bool compute_uv) {
             const auto gesvdj = s.fn<Gesvdj<T>>(typed<T>("cusolverDn", "gesvdj"));
             for (std::int64_t i = 0; i < batch && st == CUSOLVER_STATUS_SUCCESS; ++i) {
               st = gesvdj(s.handle, jobz, econ, im, in, reinterpret_cast<C*>(f + i * m * n * is),
-                          im, reinterpret_cast<CuReal<T>*>(sd + i * k * rs),
-                          u + i * ustride, im, v + i * vstride, in,
-                          work, lwork, info + i, params);
+                          im, reinterpret_cast<CuReal<T>*>(sd + i * k * rs), u + i * ustride, im,
+                          v + i * vstride, in, work, lwork, info + i, params);
             }
           }
         }
