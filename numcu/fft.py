@@ -18,6 +18,7 @@ import types
 
 import numpy as np
 
+from . import _array_api as _api
 from ._load import load_core
 
 _core = load_core()
@@ -39,8 +40,6 @@ irfft2 = _core._fft_irfft2
 
 
 def _frequencies(n, d, dtype, device, half):
-    from . import _array_api as api
-
     n = int(n)
     if n < 1:
         raise ValueError(f"numcu.fft.{'rfftfreq' if half else 'fftfreq'}: n must be >= 1, not {n}")
@@ -51,7 +50,7 @@ def _frequencies(n, d, dtype, device, half):
         k = _core.arange(n, dtype="int64", device=device)
         k = _core.where(_core.less(k, (n - 1) // 2 + 1), k, _core.subtract(k, n))
     f = _core.multiply(k, scale)
-    return f if dtype is None else api.astype(f, dtype)
+    return f if dtype is None else _api.astype(f, dtype)
 
 
 def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
@@ -70,15 +69,13 @@ def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
 
 
 def _shift(x, axes, sign, name):
-    from . import _array_api as api
-
-    x = api._as_input(x)
+    x = _api._as_input(x)
     if isinstance(x, np.ndarray):
         return getattr(np.fft, name)(x, axes=axes)
     axes = tuple(range(x.ndim)) if axes is None else axes
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
     shifts = [sign * (x.shape[a] // 2) for a in axes]
-    return api.roll(x, shifts, axis=axes)
+    return _api.roll(x, shifts, axis=axes)
 
 
 def fftshift(x, /, axes=None):
