@@ -13,6 +13,7 @@ precision. cuFFT plans are kept per device in a cache limited in number and in b
 ``numcu.fft.config.get_plan_cache()``.
 """
 from __future__ import annotations
+from numcu import _array_api as _api
 from numcu import _core
 from numcu._load import load_core
 import numpy as np
