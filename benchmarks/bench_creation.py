@@ -52,18 +52,13 @@ Maker = Callable[[int], Any]
 def makers(backends: dict[str, timing.Backend]) -> dict[str, dict[str, Maker]]:
     """Row name -> library -> a function of n that makes the row's array."""
     rows: dict[str, dict[str, Maker]] = {"empty": {}, "zeros": {}, "full": {}, "empty(np type)": {}}
-    if "numcu" in backends:
-        nc = backends["numcu"].module
-        rows["empty"]["numcu"] = lambda n: nc.empty(n, "float32")
-        rows["zeros"]["numcu"] = lambda n: nc.zeros(n, "float32")
-        rows["full"]["numcu"] = lambda n: nc.full(n, 1.5, "float32")
-        rows["empty(np type)"]["numcu"] = lambda n: nc.empty(n, np.float32)
-    if "cupy" in backends:
-        cp = backends["cupy"].module
-        rows["empty"]["cupy"] = lambda n: cp.empty(n, "float32")
-        rows["zeros"]["cupy"] = lambda n: cp.zeros(n, "float32")
-        rows["full"]["cupy"] = lambda n: cp.full(n, 1.5, "float32")
-        rows["empty(np type)"]["cupy"] = lambda n: cp.empty(n, np.float32)
+    for name in ("numcu", "cupy"):  # the same NumPy-style calls
+        if name in backends:
+            m = backends[name].module
+            rows["empty"][name] = lambda n, m=m: m.empty(n, "float32")
+            rows["zeros"][name] = lambda n, m=m: m.zeros(n, "float32")
+            rows["full"][name] = lambda n, m=m: m.full(n, 1.5, "float32")
+            rows["empty(np type)"][name] = lambda n, m=m: m.empty(n, np.float32)
     if "torch" in backends:
         torch = backends["torch"].module
         f32 = torch.float32
