@@ -47,6 +47,9 @@ import sys
 import tarfile
 import zipfile
 from pathlib import Path
+from typing import NoReturn
+
+from sdist import build as sdist_build  # the sdist, as `nox -s sdist` makes it
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = "manylinux_2_28_x86_64"
@@ -54,7 +57,7 @@ PLATFORM = "manylinux_2_28_x86_64"
 DISTRIBUTION = {12: "numcu-cuda12x", 13: "numcu-cuda13x"}
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     sys.exit(f"build_wheel: {message}")
 
 
@@ -128,7 +131,6 @@ def compiler_from_wheels(folder: Path, cuda: int, work: Path) -> Path:
         else " Is nvidia-cuda-nvcc among them?"
     )
     fail(f"the wheels in {folder} ({names}) hold no nvcc.{extra}")
-    raise AssertionError
 
 
 def find_compiler(options: argparse.Namespace, work: Path) -> Path:
@@ -152,24 +154,6 @@ def find_compiler(options: argparse.Namespace, work: Path) -> Path:
         if candidate and os.path.isfile(candidate):
             return Path(candidate).resolve()
     fail("no nvcc: put one on PATH, or give --cuda-root or --compiler-wheels")
-    raise AssertionError
-
-
-def make_sdist(out: Path) -> Path:
-    """The sdist, as ``nox -s sdist`` makes it (scikit-build-core's, through numcu's backend)."""
-    out.mkdir(parents=True, exist_ok=True)
-    code = (
-        "import sys; sys.path.insert(0, '.ci'); import numcu_backend; "
-        f"print(numcu_backend.build_sdist({str(out)!r}))"
-    )
-    name = (
-        subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    return out / name
 
 
 def stage(sdist: Path, distribution: str, work: Path) -> Path:
@@ -178,9 +162,10 @@ def stage(sdist: Path, distribution: str, work: Path) -> Path:
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir(parents=True)
     with tarfile.open(sdist) as archive:
-        archive.extractall(src, filter="data") if hasattr(
-            tarfile, "data_filter"
-        ) else archive.extractall(src)
+        if hasattr(tarfile, "data_filter"):
+            archive.extractall(src, filter="data")
+        else:
+            archive.extractall(src)
     (top,) = [p for p in src.iterdir() if p.is_dir()]
     pyproject = top / "pyproject.toml"
     text = pyproject.read_text()
@@ -221,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"{nvcc} is CUDA {major}.{minor}, not CUDA {options.cuda}")
     print(f"build_wheel: {distribution} with nvcc {major}.{minor} ({nvcc})", flush=True)
 
-    sdist = make_sdist(work / "sdist")
+    sdist = sdist_build(work / "sdist")
     source = stage(sdist, distribution, work)
     raw = work / "raw"
     shutil.rmtree(raw, ignore_errors=True)
@@ -254,7 +239,6 @@ def main(argv: list[str] | None = None) -> int:
         final = out / built.name
         shutil.copy2(built, final)
     else:
-        before = set(out.glob("*.whl"))
         try:
             run(
                 [
@@ -278,12 +262,8 @@ def main(argv: list[str] | None = None) -> int:
                 "a newer glibc; cuda/cmake/numcu_manylinux.cmake pins such symbols)"
             )
         tag = PLATFORM.split("_x86_64")[0]
-        made = [
-            p
-            for p in out.glob(f"*{tag}*.whl")
-            if p not in before or p.name.startswith(built.name.split("-linux")[0])
-        ]
-        final = max(made, key=lambda p: p.stat().st_mtime)
+        prefix = built.name.split("-linux")[0]
+        final = max(out.glob(f"{prefix}-*{tag}*.whl"), key=lambda p: p.stat().st_mtime)
         run([sys.executable, "-m", "auditwheel", "show", final])
     with zipfile.ZipFile(final) as archive:
         if any(n.endswith(".so") and "libcuda" in n for n in archive.namelist()):

@@ -9,7 +9,6 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
-import re
 import sys
 
 # The distributions that install the package numcu: from source, and the wheel of each CUDA major.
@@ -24,9 +23,11 @@ def installed_distributions(site: str) -> list[str]:
         return []
     found = set()
     for entry in entries:
-        match = re.fullmatch(r"(numcu(?:[-_]cuda1[23]x)?)-[^-]+\.dist-info", entry, re.IGNORECASE)
-        if match:
-            found.add(match.group(1).lower().replace("_", "-"))
+        if entry.endswith(".dist-info"):
+            name, _, version = entry[: -len(".dist-info")].rpartition("-")
+            name = name.lower().replace("_", "-")
+            if version and name in DISTRIBUTIONS:
+                found.add(name)
     return sorted(found)
 
 
