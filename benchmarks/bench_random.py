@@ -31,7 +31,6 @@ The tables are printed last because only the tail of the output may be kept.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import Any, Callable
@@ -229,13 +228,16 @@ def cpu_table(opts) -> tuple[dict, str]:
 
 
 def main(argv=None) -> int:
-    extra = argparse.ArgumentParser(add_help=False)
-    extra.add_argument("--cpu-only", action="store_true")
-    extra_opts, rest = extra.parse_known_args(argv)
-    opts = timing.parse_args(__doc__, rest)
+    opts = timing.parse_args(
+        __doc__,
+        argv,
+        more=lambda p: p.add_argument(
+            "--cpu-only", action="store_true", help="the CPU backend's table only"
+        ),
+    )
     report: dict[str, Any] = {}
     tables = []
-    if not extra_opts.cpu_only:
+    if not opts.cpu_only:
         backends, skipped = timing.load_backends()
         report["absent"] = skipped
         if "numcu" in backends:

@@ -121,7 +121,7 @@ class _Graph:
             try:
                 value = python_op(*(self.literal_values[a] for a in args))
             except Exception:  # left to the call, which raises what Python raises
-                value = None
+                pass
             else:
                 if isinstance(value, _SCALARS):
                     return self.literal(value)

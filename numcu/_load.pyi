@@ -8,9 +8,8 @@ package carries is loaded in its place, so the source folder behaves like the in
 from __future__ import annotations
 import importlib as importlib
 import os as os
-import re as re
 import sys as sys
-__all__: list[str] = ['DISTRIBUTIONS', 'check_one_distribution', 'importlib', 'installed_distributions', 'load_core', 'os', 're', 'sys']
+__all__: list[str] = ['DISTRIBUTIONS', 'check_one_distribution', 'importlib', 'installed_distributions', 'load_core', 'os', 'sys']
 def _loader_error(error: ImportError) -> ImportError:
     """
     The compiled module exists but the dynamic loader refused it: say why, and what to do.

@@ -424,9 +424,9 @@ def _integer_info(dt):
     if not dt.isnative or dt.name not in _INTEGER_DTYPES:
         return None
     if dt.kind == "b":
-        return 0, 1, 1
+        return 0, 1
     ii = _np.iinfo(dt)
-    return int(ii.min), int(ii.max), dt.itemsize * 8
+    return int(ii.min), int(ii.max)
 
 
 def _bounds_error(closed, low):
@@ -436,7 +436,7 @@ def _bounds_error(closed, low):
 
 
 def _scalar_bounds(low, high, endpoint, dt, info):
-    lb, ub, bits = info
+    lb, ub = info
     if not endpoint:
         high -= 1
     if low < lb:
@@ -454,7 +454,7 @@ def _as_ints(a):
 
 
 def _array_bounds(lo, hi, endpoint, dt, info):
-    lb, ub, bits = info
+    lb, ub = info
     lo_i = _as_ints(lo)
     closed_hi = _as_ints(hi) - (0 if endpoint else 1)
     closed_hi = _np.asarray(closed_hi, dtype=object).reshape(hi.shape)

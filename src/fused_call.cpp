@@ -43,6 +43,7 @@
 #include "numcu/errors.hpp"
 #include "numcu/fused.hpp"
 #include "numcu/runtime.hpp"
+#include "pipeline.hpp"
 #include "placement.hpp"
 #include "promotion.hpp"
 
@@ -134,6 +135,8 @@ struct TypedProgram {
 };
 
 bool is_python_scalar(const Operand& x) { return x.kind == Operand::Kind::scalar; }
+// An argument whose value the program holds as a constant: a Python scalar or a 0-d host array.
+bool held_by_value(const Operand& x) { return x.kind != Operand::Kind::device && x.view.ndim == 0; }
 
 bool can_cast(DType from, DType to, int rule) {
   switch (rule) {
@@ -210,7 +213,7 @@ class FusedExpr {
           }
           n.args.push_back(i);
         }
-        const int arity = n.index == F::kCastOp ? 1 : F::op_info(n.index).arity;
+        const int arity = F::op_info(n.index).arity;
         if (static_cast<int>(n.args.size()) != arity) {
           throw_type_error(fname_ + ": " + F::op_info(n.index).name + " takes " +
                            std::to_string(arity) + " arguments, not " +
@@ -288,9 +291,7 @@ void FusedExpr::take_in(py::handle args_obj, py::handle out_obj, int rule, CallS
   st.key.clear();
   st.key.reserve(static_cast<std::size_t>(2 * ninputs_ + 4));
   for (const Operand& x : st.args) {
-    const char kind = is_python_scalar(x)                                     ? 's'
-                      : (x.kind != Operand::Kind::device && x.view.ndim == 0) ? 'h'
-                                                                              : 'a';
+    const char kind = is_python_scalar(x) ? 's' : held_by_value(x) ? 'h' : 'a';
     st.key.push_back(static_cast<char>(x.view.dtype));
     st.key.push_back(kind);
   }
@@ -351,7 +352,7 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
   int nscalars = 0;
   for (int k = 0; k < ninputs_; ++k) {
     const Operand& x = st.args[k];
-    if (x.kind != Operand::Kind::device && x.view.ndim == 0) arg_scalar[k] = nscalars++;
+    if (held_by_value(x)) arg_scalar[k] = nscalars++;
   }
   const int first_literal = nscalars;
   nscalars += static_cast<int>(literals_.size());
@@ -502,11 +503,9 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
       HostStep h;
       h.ins = ins;
       for (int k = 0; k < nin; ++k) {
-        const DType need = (k == 0 && info.condition_first) ? DType::bool_ : loop;
+        // Converted into the loop's dtype when the step runs (run_host_steps).
         h.ins.src[k].kind = F::Value::constant;
         h.ins.src[k].index = T[n.args[k]].index;
-        // The conversion into the loop's dtype: recorded in the step's constants below.
-        (void)need;
       }
       h.result = nscalars++;
       tp->host.push_back(h);
@@ -571,7 +570,7 @@ std::shared_ptr<TypedProgram> FusedExpr::compile(CallState& st, const Operand* o
 // host step's, in order.
 void fill_scalars(const TypedProgram& tp, const std::vector<Operand>& args,
                   const std::vector<Operand>& literals, const std::vector<Operand>& python_results,
-                  std::vector<Scalar>& table, const char* fname) {
+                  std::vector<Scalar>& table) {
   table.assign(static_cast<std::size_t>(tp.nscalars), Scalar{});
   int next = 0;
   const auto put = [&](const Operand& x) {
@@ -581,11 +580,10 @@ void fill_scalars(const TypedProgram& tp, const std::vector<Operand>& args,
     std::memcpy(s.value, x.view.data, static_cast<std::size_t>(itemsize(x.view.dtype)));
   };
   for (const Operand& x : args) {
-    if (x.kind != Operand::Kind::device && x.view.ndim == 0) put(x);
+    if (held_by_value(x)) put(x);
   }
   for (const Operand& x : literals) put(x);
   for (const Operand& x : python_results) put(x);
-  (void)fname;
 }
 
 // Scalar `s` converted to `dtype` into `out` (16 bytes), as the unfused call converts a scalar
@@ -601,10 +599,9 @@ void run_host_steps(const TypedProgram& tp, std::vector<Scalar>& table, const ch
   for (const HostStep& h : tp.host) {
     F::Program one;
     F::Instruction ins = h.ins;
-    const F::OpInfo* info = ins.op == F::kCastOp ? nullptr : &F::op_info(ins.op);
+    const F::OpInfo& info = F::op_info(ins.op);
     for (int k = 0; k < ins.arity; ++k) {
-      const DType need =
-          (k == 0 && info != nullptr && info->condition_first) ? DType::bool_ : ins.loop;
+      const DType need = (k == 0 && info.condition_first) ? DType::bool_ : ins.loop;
       one.const_dtype.push_back(need);
       one.consts.resize(one.consts.size() + 16, 0);
       convert_scalar(table[ins.src[k].index], need, one.consts.data() + 16 * k, fname);
@@ -849,7 +846,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
   // scalars: arguments held by value or literals). The emulated GPU runs them as the GPU does.
   bool any_scalar = !literals_.empty();
   for (const Operand& x : st.args) {
-    any_scalar = any_scalar || (x.kind != Operand::Kind::device && x.view.ndim == 0);
+    any_scalar = any_scalar || held_by_value(x);
   }
   st.scalars_on_gpu = any_scalar && (emulate || scalar_calls_on_gpu(req));
   st.key.push_back(st.scalars_on_gpu ? 'g' : 'c');
@@ -865,7 +862,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
   // Scalars: the table, the checks NumPy makes, the host steps, the program's constants.
   std::vector<Scalar> table;
   if (tp.nscalars > 0) {
-    fill_scalars(tp, st.args, literals_, st.python_results, table, fname);
+    fill_scalars(tp, st.args, literals_, st.python_results, table);
     run_checks(tp, table, fname);
     run_host_steps(tp, table, fname);
   }
@@ -1016,7 +1013,7 @@ py::object FusedExpr::call(py::handle args, py::handle out_obj, int rule, const 
     if (download) download_host(ex, dest, target);
     if (ex.gpu && req.sync) cuda::synchronize(ex.stream);
   };
-  if (!ex.gpu && elements <= 4096) {
+  if (!ex.gpu && elements <= python::Call::kGilKeptElements) {
     run();
   } else {
     py::gil_scoped_release release;
@@ -1042,9 +1039,7 @@ py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int 
   }
   const std::shared_ptr<TypedProgram> tp = typed(st, out_obj.is_none() ? nullptr : &out);
   py::list steps;
-  const auto name = [](const F::Instruction& ins) {
-    return ins.op == F::kCastOp ? std::string("astype") : std::string(F::op_info(ins.op).name);
-  };
+  const auto name = [](const F::Instruction& ins) { return std::string(F::op_info(ins.op).name); };
   for (const HostStep& h : tp->host) {
     steps.append(
         py::make_tuple("host", name(h.ins), dtype_name(h.ins.loop), dtype_name(h.ins.out)));

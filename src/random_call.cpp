@@ -196,10 +196,6 @@ std::vector<std::int64_t> shape_of(const py::array& a) {
   return std::vector<std::int64_t>(a.shape(), a.shape() + a.ndim());
 }
 
-std::string tuple_text(const std::vector<std::int64_t>& shape) {
-  return py::str(py::tuple(py::cast(shape))).cast<std::string>();
-}
-
 // ---------------------------------------------------------------------------------------------
 // The call.
 
@@ -242,7 +238,7 @@ DType result_dtype(const Call& c, py::handle dtype_obj) {
 }
 
 // `out` checked as NumPy's check_output does.
-void check_out(const Call& c, const Operand& out, DType dtype, bool size_given,
+void check_out(const Operand& out, DType dtype, bool size_given,
                const std::vector<std::int64_t>& size, bool c_order_only) {
   const ArrayView& v = out.view;
   bool f_contiguous = true;
@@ -265,7 +261,6 @@ void check_out(const Call& c, const Operand& out, DType dtype, bool size_given,
   if (size_given && std::vector<std::int64_t>(v.shape, v.shape + v.ndim) != size) {
     throw_value_error("size must match out.shape when used together");
   }
-  (void)c;
 }
 
 // The values' shape: `size`, else out's, else the parameters' broadcast shape; parameters must
@@ -303,9 +298,10 @@ std::vector<std::int64_t> values_shape(const Call& c, py::handle size, const Out
     const std::vector<std::int64_t> b =
         shape_from(numpy_module().attr("broadcast_shapes")(*all), c.fname.c_str());
     if (b != shape) {
-      throw_value_error("Output size " + tuple_text(shape) +
-                        " is not compatible with broadcast dimensions of inputs " + tuple_text(b) +
-                        ".");
+      throw_value_error("Output size " +
+                        checked::shape_text(shape.data(), static_cast<int>(shape.size())) +
+                        " is not compatible with broadcast dimensions of inputs " +
+                        checked::shape_text(b.data(), static_cast<int>(b.size())) + ".");
     }
   }
   return shape;
@@ -405,10 +401,9 @@ py::object draw(const Call& c, py::handle bit_generator, const std::vector<py::h
       if (params[k].scalar) {
         check_value(params[k].value, spec.name, spec.constraint, false);
       } else {
-        const auto* data = static_cast<const double*>(params[k].array.data());
         const py::ssize_t n = params[k].array.size();
         py::array contiguous = np.attr("ascontiguousarray")(params[k].array);
-        data = static_cast<const double*>(contiguous.data());
+        const auto* data = static_cast<const double*>(contiguous.data());
         for (py::ssize_t i = 0; i < n; ++i) check_value(data[i], spec.name, spec.constraint, true);
       }
     }
@@ -434,7 +429,7 @@ py::object draw(const Call& c, py::handle bit_generator, const std::vector<py::h
   std::vector<std::int64_t> size_shape;
   if (!size.is_none()) size_shape = shape_from(size, fname);
   if (o.has_out) {
-    check_out(c, o.operand, dtype, !size.is_none(), size_shape,
+    check_out(o.operand, dtype, !size.is_none(), size_shape,
               !(c.info->binding & random::kFill) || any_array);
   }
   const std::vector<std::int64_t> shape = values_shape(c, size, o, pointers);

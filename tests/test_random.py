@@ -297,16 +297,12 @@ def test_default_rng_takes_numpys_seeds_and_generators():
 # Counter-based: splits, threads and devices do not change a value
 
 
-def kwargs_for(kwargs):
-    return {k: v for k, v in kwargs.items()}
-
-
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize(("name", "kwargs"), CASES, ids=CASE_IDS)
 def test_two_calls_give_one_calls_values(name, kwargs, device):
     # Splits after 1, 3 and 37 values move the second call's start into NumPy's buffered words
     # and pending half; 8- and 16-bit integers and bool split where NumPy's packing allows.
-    pack = {"bool_": 32, "bool": 32, "int8": 4, "uint16": 2}.get(
+    pack = {"bool": 32, "int8": 4, "uint16": 2}.get(
         np.dtype(kwargs.get("dtype", np.float64)).name, 1
     )
     n = 3001

@@ -246,11 +246,11 @@ void set_num_threads(int n) {
 }
 
 void run_team(int team, std::int64_t n, std::int64_t align, PartFn fn, const void* body) {
-#if NUMCU_CPU_OPENMP
   const std::int64_t units = (n + align - 1) / align;
   const std::int64_t most = static_cast<std::int64_t>(team) * kPartsPerThread;
   const int parts = static_cast<int>(units < most ? units : most);
   std::exception_ptr error;
+#if NUMCU_CPU_OPENMP
   std::mutex error_mutex;
 #pragma omp parallel num_threads(team)
   {
@@ -259,10 +259,6 @@ void run_team(int team, std::int64_t n, std::int64_t align, PartFn fn, const voi
   }
   if (error) std::rethrow_exception(error);
 #else
-  const std::int64_t units = (n + align - 1) / align;
-  const std::int64_t most = static_cast<std::int64_t>(team) * kPartsPerThread;
-  const int parts = static_cast<int>(units < most ? units : most);
-  std::exception_ptr error;
   if (!pool().run(team, parts, n, align, fn, body, error)) {
     // The pool is busy: the same parts, in order, on this thread.
     for (int t = 0; t < parts; ++t) {

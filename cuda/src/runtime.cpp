@@ -34,14 +34,12 @@ std::string version_str(int version) {
 const char* driver_needed(int cuda_major) { return cuda_major >= 13 ? "580" : "525"; }
 const char* kOtherWheel = "numcu-cuda12x (built with CUDA 12, for drivers from 525 on)";
 
-std::vector<std::string> built_architectures();
-
 // Whether the module holds code a GPU of compute capability major.minor can run: machine code
 // for its major and a minor no higher (NN-real, or NN, which CMake builds as both), or PTX for
 // an architecture no newer (NN-virtual, NN), which the driver compiles.
 bool architectures_cover(int major, int minor) {
   const int cc = major * 10 + minor;
-  for (const std::string& item : built_architectures()) {
+  for (const std::string& item : compiled_architectures()) {
     if (item == "all" || item == "all-major" || item == "native") return true;
     std::size_t digits = 0;
     while (digits < item.size() && item[digits] >= '0' && item[digits] <= '9') ++digits;
@@ -75,7 +73,7 @@ std::string unsupported_gpus(int count) {
     gpus += std::to_string(major) + "." + std::to_string(minor);
   }
   std::string list;
-  for (const std::string& item : built_architectures()) list += (list.empty() ? "" : " ") + item;
+  for (const std::string& item : compiled_architectures()) list += (list.empty() ? "" : " ") + item;
   std::string why = "no GPU here can run this numcu's kernels: compute capability " + gpus +
                     ", and this numcu holds code for " + list;
   if (CUDART_VERSION >= 13000 && lowest < 75) {
@@ -165,10 +163,7 @@ int device_count() { return probe().count; }
 
 int runtime_version() { return CUDART_VERSION; }
 
-std::vector<std::string> compiled_architectures() { return built_architectures(); }
-
-namespace {
-std::vector<std::string> built_architectures() {
+std::vector<std::string> compiled_architectures() {
   std::vector<std::string> out;
   std::stringstream list(NUMCU_CUDA_ARCHITECTURES);
   std::string item;
@@ -177,7 +172,6 @@ std::vector<std::string> built_architectures() {
   }
   return out;
 }
-}  // namespace
 
 std::string device_name(int device) {
   if (!is_available()) throw_unavailable();
