@@ -9,6 +9,7 @@ its threads against NumPy's default_rng (PCG64). One run::
     python benchmarks/bench_random.py --quick    # fewer repeats (under 90 s on an H200)
     python benchmarks/bench_random.py --json results.json
     python benchmarks/bench_random.py --cpu-only # the CPU table alone (no GPU needed)
+    python benchmarks/bench_random.py --gpu-only # the GPU table alone
 
 Method
 ------
@@ -18,6 +19,8 @@ Method
   a new array (each library's memory pool).
 - GB/s count the bytes written (random numbers read nothing); the write ceiling is a fill of a
   float32 array of the same size (numcu's ``ndarray.fill``, PyTorch's ``fill_``).
+- "off a block": numcu's generator one word into a Philox block, so that its values do not
+  start at a block boundary (the other libraries' calls are the same as above).
 - choice: 2^20 of 2^27 without replacement (PyTorch: ``randperm(2^27)[:2^20]``, CuPy:
   ``choice(2^27, 2^20, replace=False)``); permutation: of 2^27 (``randperm``).
 - Goals (H100/H200, n = 2^27): float32 random, standard_normal and integers(0, 1000) at least
@@ -52,6 +55,8 @@ GPU_CASES = {
     "normal_f64": ("standard_normal float64", 8),
     "integers_i64": ("integers(0, 1000) int64", 8),
     "integers_i32": ("integers(0, 1000) int32", 4),
+    "random_f32_off": ("random float32, stream off a block", 4),
+    "integers_i64_off": ("integers(0, 1000) int64, off a block", 8),
     "uniform_f64": ("uniform(-1, 1) float64", 8),
     "exponential_f64": ("exponential float64", 8),
     "choice": ("choice 2^20 of 2^27, no replacement", None),
@@ -73,6 +78,11 @@ def gpu_calls(backend: timing.Backend, n: int) -> dict[str, Callable[[], Any]]:
         import numcu.random as nr
 
         g = nr.default_rng(0)
+        # A generator one word into a Philox block (three words left in NumPy's buffer), as
+        # after any call that took a number of words not a multiple of 4; each call of 2^27
+        # values leaves it there again.
+        g_off = nr.default_rng(0)
+        g_off.random(1)
         return {
             "random_f32": lambda: g.random(n, dtype=np.float32),
             "random_f64": lambda: g.random(n),
@@ -80,6 +90,8 @@ def gpu_calls(backend: timing.Backend, n: int) -> dict[str, Callable[[], Any]]:
             "normal_f64": lambda: g.standard_normal(n),
             "integers_i64": lambda: g.integers(0, 1000, n),
             "integers_i32": lambda: g.integers(0, 1000, n, dtype=np.int32),
+            "random_f32_off": lambda: g_off.random(n, dtype=np.float32),
+            "integers_i64_off": lambda: g_off.integers(0, 1000, n),
             "uniform_f64": lambda: g.uniform(-1.0, 1.0, n),
             "exponential_f64": lambda: g.exponential(1.0, n),
             "choice": lambda: g.choice(N_GPU, CHOICE_K, replace=False),
@@ -95,6 +107,8 @@ def gpu_calls(backend: timing.Backend, n: int) -> dict[str, Callable[[], Any]]:
             "normal_f64": lambda: torch.randn(n, device=dev, dtype=torch.float64),
             "integers_i64": lambda: torch.randint(0, 1000, (n,), device=dev),
             "integers_i32": lambda: torch.randint(0, 1000, (n,), device=dev, dtype=torch.int32),
+            "random_f32_off": lambda: torch.rand(n, device=dev),
+            "integers_i64_off": lambda: torch.randint(0, 1000, (n,), device=dev),
             "uniform_f64": lambda: torch.empty(n, device=dev, dtype=torch.float64).uniform_(-1, 1),
             "exponential_f64": lambda: torch.empty(
                 n, device=dev, dtype=torch.float64
@@ -111,6 +125,8 @@ def gpu_calls(backend: timing.Backend, n: int) -> dict[str, Callable[[], Any]]:
         "normal_f64": lambda: rs.standard_normal(n),
         "integers_i64": lambda: rs.randint(0, 1000, n, dtype=np.int64),
         "integers_i32": lambda: rs.randint(0, 1000, n, dtype=np.int32),
+        "random_f32_off": lambda: rs.random_sample(n, dtype=np.float32),
+        "integers_i64_off": lambda: rs.randint(0, 1000, n, dtype=np.int64),
         "uniform_f64": lambda: rs.uniform(-1.0, 1.0, n),
         "exponential_f64": lambda: rs.standard_exponential(n),
         "choice": lambda: rs.choice(N_GPU, CHOICE_K, replace=False),
@@ -227,13 +243,17 @@ def cpu_table(opts) -> tuple[dict, str]:
     return report, timing.format_table(header, rows)
 
 
+def add_options(parser) -> None:
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--cpu-only", action="store_true", help="the CPU backend's table only")
+    which.add_argument("--gpu-only", action="store_true", help="the GPU table only")
+
+
 def main(argv=None) -> int:
     opts = timing.parse_args(
         __doc__,
         argv,
-        more=lambda p: p.add_argument(
-            "--cpu-only", action="store_true", help="the CPU backend's table only"
-        ),
+        more=add_options,
     )
     report: dict[str, Any] = {}
     tables = []
@@ -247,9 +267,13 @@ def main(argv=None) -> int:
             report["gpu"], table = gpu_table(backends, opts)
             tables.append(table)
         else:
+            if opts.gpu_only:
+                print("numcu cannot run on a GPU here: no GPU table", flush=True)
+                return 1
             print("numcu cannot run on a GPU here: the CPU table only", flush=True)
-    report["cpu"], table = cpu_table(opts)
-    tables.append(table)
+    if not opts.gpu_only:
+        report["cpu"], table = cpu_table(opts)
+        tables.append(table)
     if opts.json:
         timing.write_json(opts.json, report)
     for table in tables:

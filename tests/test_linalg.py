@@ -501,14 +501,14 @@ def test_products_and_views(rng, dtype):
     b = random_array(rng, (3, 4, 4), dtype)
     v, w = random_array(rng, (4,), dtype), random_array(rng, (5,), dtype)
     la = numcu.linalg
-    close(host(la.matmul(dev(a), dev(b))), np.linalg.matmul(a, b), np.float64)
+    close(host(la.matmul(dev(a), dev(b))), np.linalg.matmul(a, b), dtype)
     close(
         host(la.tensordot(dev(a), dev(b), axes=([1, 2], [2, 1]))),
         np.linalg.tensordot(a, b, axes=([1, 2], [2, 1])),
-        np.float64,
+        dtype,
     )
-    close(host(la.vecdot(dev(a), dev(b), axis=1)), np.linalg.vecdot(a, b, axis=1), np.float64)
-    close(host(la.outer(dev(v), dev(w))), np.linalg.outer(v, w), np.float64)
+    close(host(la.vecdot(dev(a), dev(b), axis=1)), np.linalg.vecdot(a, b, axis=1), dtype)
+    close(host(la.outer(dev(v), dev(w))), np.linalg.outer(v, w), dtype)
     np.testing.assert_array_equal(host(la.matrix_transpose(dev(a))), np.linalg.matrix_transpose(a))
     for offset in (0, 1, -2, 7):
         np.testing.assert_array_equal(
@@ -517,15 +517,15 @@ def test_products_and_views(rng, dtype):
         got = la.trace(dev(a), offset=offset)
         expected = np.linalg.trace(a, offset=offset)
         assert got.dtype == expected.dtype
-        close(host(got), expected, np.float64)
+        close(host(got), expected, dtype)
     c3, d3 = random_array(rng, (2, 3, 5), dtype), random_array(rng, (3, 1), dtype)
-    close(host(la.cross(dev(c3), dev(d3), axis=-2)), np.linalg.cross(c3, d3, axis=-2), np.float64)
+    close(host(la.cross(dev(c3), dev(d3), axis=-2)), np.linalg.cross(c3, d3, axis=-2), dtype)
     if dtype != np.int64:
         m = well_conditioned(rng, (2, 4, 4), dtype)
         for n in (0, 1, 2, 5, -3):
             close(host(la.matrix_power(dev(m), n)), np.linalg.matrix_power(m, n), dtype, scale=0)
     chain = [random_array(rng, s, dtype) for s in [(7,), (7, 3), (3, 9), (9, 2), (2,)]]
-    close(host(la.multi_dot([dev(x) for x in chain])), np.linalg.multi_dot(chain), np.float64)
+    close(host(la.multi_dot([dev(x) for x in chain])), np.linalg.multi_dot(chain), dtype)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -239,6 +239,37 @@ def test_integers_are_numpys(dtype, low, high, first, device):
     assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("first", range(9))
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("random", {"dtype": np.float32}),
+        ("random", {}),
+        ("integers", {"low": 0, "high": 1024}),
+        ("integers", {"low": -128, "high": 128, "dtype": np.int16}),
+        ("integers", {"low": 0, "high": 64, "dtype": np.uint8}),
+        ("integers", {"low": 0, "high": 2**40}),
+    ],
+    ids=str,
+)
+def test_values_are_numpys_after_every_head(name, kwargs, first, device):
+    # NumPy's values (integer ranges of a power of two, where NumPy never rejects a draw). After
+    # `first` float32 values, NumPy's buffer and pending half hold 0 to 8 halves, so the call's
+    # whole Philox blocks start at every alignment; 5000 values give GPU warps whose blocks are
+    # all whole (written together) and a warp cut short.
+    expected_g, g = pair(13)
+    expected_g.random(first, dtype=np.float32)
+    draw(g, "random", first, device, dtype=np.float32)
+
+    got = draw(g, name, 5000, device, **kwargs)
+
+    expected = getattr(expected_g, name)(size=5000, **kwargs)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
 def test_integers_keep_numpys_values_until_numpy_rejects():
     # int64 in [0, 1000): NumPy rejects a 32-bit draw with probability 296 / 2^32.
     expected_g, g = pair(5)

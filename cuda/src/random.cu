@@ -5,6 +5,7 @@
 // -ffp-contract=off: the transforms' arithmetic is written with its fused multiply-adds spelled
 // out, so that both backends round every operation the same way.
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "numcu/cuda_check.hpp"
@@ -38,6 +39,38 @@ __device__ __forceinline__ void store_values(T* out, const T (&v)[N], int count)
   }
 }
 
+// The bytes a thread's V values take in its warp's staging area, where they fit: staged, a warp
+// writes the 32 * V values of its 32 consecutive Philox blocks as one contiguous, coalesced run
+// (16-byte vectors where the run is aligned, else lane after lane), whatever the head's length
+// does to the alignment of each thread's own values. Unstaged, a thread's stores are V values
+// apart from its neighbours' (32 or 64 bytes), and single values where the head left them
+// unaligned: measured on an H200, float32 random 4.3x slower and int64 integers (64 bytes a
+// thread) 4.4x slower than their staged runs.
+template <class T, int V>
+constexpr int kStagedBytes = V * sizeof(T) <= 64 ? V * static_cast<int>(sizeof(T)) : 0;
+
+// out[0 .. 32 * V) = stage[0 .. 32 * V), written by the 32 lanes of a warp together.
+template <class T, int V>
+__device__ __forceinline__ void warp_store(T* out, const T* stage, int lane) {
+  constexpr int kValues = 32 * V;
+  constexpr int kVectors = kValues * static_cast<int>(sizeof(T)) / 16;
+  const auto at = reinterpret_cast<std::uintptr_t>(out);
+  if ((at & 15) == 0) {
+    const uint4* src = reinterpret_cast<const uint4*>(stage);
+    uint4* dst = reinterpret_cast<uint4*>(out);
+#pragma unroll
+    for (int k = lane; k < kVectors; k += 32) dst[k] = src[k];
+  } else if (sizeof(T) < 4 && (at & 3) == 0) {
+    const std::uint32_t* src = reinterpret_cast<const std::uint32_t*>(stage);
+    std::uint32_t* dst = reinterpret_cast<std::uint32_t*>(out);
+#pragma unroll
+    for (int k = lane; k < 4 * kVectors; k += 32) dst[k] = src[k];
+  } else {
+#pragma unroll
+    for (int k = lane; k < kValues; k += 32) out[k] = stage[k];
+  }
+}
+
 template <class F, class T, class U, int V>
 __global__ void __launch_bounds__(kThreads)
     random_kernel(T* __restrict__ out, const NUMCU_GRID_CONSTANT Plan p) {
@@ -47,11 +80,20 @@ __global__ void __launch_bounds__(kThreads)
   constexpr int kUnits = loop::kUnitsPerBlock<U>;
   // Values per store: at most 32 bytes' worth in registers at a time.
   constexpr int kChunk = std::max<int>(1, std::min<int>(V, 32 / static_cast<int>(sizeof(T))));
+  constexpr int kStaged = kStagedBytes<T, V>;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  __shared__ alignas(16) unsigned char staging[kStaged > 0 ? kThreads * kStaged : 16];
+  T* const warp_stage = reinterpret_cast<T*>(staging) + (threadIdx.x & ~31u) * V;
+  // Blocks b < whole make V values each; a warp whose 32 blocks are all whole stages them.
+  const std::int64_t whole = (p.n - p.head) / V;
   for (std::int64_t b = tid; b < p.blocks; b += stride) {
     U units[kUnits];
     const philox::Counter c = loop::block_units(p, b, units);
     const std::int64_t first = p.head + b * V;
     const int count = static_cast<int>(std::min<std::int64_t>(V, p.n - first));
+    // Uniform across the warp (b - lane is its first block); every lane is then in the loop.
+    const bool staged = kStaged > 0 && b - lane + 32 <= whole;
+    T* const dst = staged ? warp_stage + lane * V : out + first;
     if constexpr (F::paired) {
       static_assert(V == kUnits, "pairs take one unit per value");
       alignas(16) T v[V];
@@ -62,12 +104,12 @@ __global__ void __launch_bounds__(kThreads)
         if (2 * q < count) v[2 * q] = f.finish(z0, args_at(p.params, first + 2 * q));
         if (2 * q + 1 < count) v[2 * q + 1] = f.finish(z1, args_at(p.params, first + 2 * q + 1));
       }
-      store_values(out + first, v, count);
+      store_values(dst, v, count);
     } else if constexpr ((F::binding & kReject) != 0 && !std::is_same_v<F, Integers>) {
       // Long transforms (rejection loops): one copy of the transform, not one per value.
 #pragma unroll 1
       for (int k = 0; k < count; ++k) {
-        out[first + k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
+        dst[k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
       }
     } else if (count == V) {  // a whole block: no test per value
 #pragma unroll
@@ -77,13 +119,18 @@ __global__ void __launch_bounds__(kThreads)
         for (int k = 0; k < kChunk; ++k) {
           v[k] = loop::block_value<F, T, U, V>(f, p, units, c, c0 + k, first + c0 + k);
         }
-        store_values(out + first + c0, v, kChunk);
+        store_values(dst + c0, v, kChunk);
       }
     } else {  // the last block, cut short
 #pragma unroll 1
       for (int k = 0; k < count; ++k) {
-        out[first + k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
+        dst[k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
       }
+    }
+    if (staged) {
+      __syncwarp();
+      warp_store<T, V>(out + (first - static_cast<std::int64_t>(lane) * V), warp_stage, lane);
+      __syncwarp();  // the stage is free for the warp's next blocks
     }
   }
   for (std::int64_t i = tid; i < p.head; i += stride) out[i] = loop::value_at<F, T, U>(f, p, i);
