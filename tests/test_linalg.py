@@ -121,7 +121,7 @@ SOLVE_SHAPES = [
     ((3, 33, 33), (3, 33, 2)),  # cuBLAS's batched routines
     ((2, 130, 130), (2, 130, 3)),  # one matrix after another
     ((3, 5, 5), (3, 5, 20)),  # more right-hand sides than the small kernel takes
-    ((0, 3, 3), (0, 3)),
+    ((0, 3, 3), (0, 3, 2)),  # no matrices
     ((0, 0), (0,)),
     ((2, 2), (2, 0)),
 ]
@@ -544,6 +544,9 @@ def test_errors_name_the_function(rng):
         la.inv(dev(np.eye(3, dtype=np.float16)))
     with pytest.raises(ValueError, match="numcu.linalg.solve"):
         la.solve(square, dev(np.ones((4, 1))))
+    # NumPy 2: a b of more than one dimension is a stack of matrices, here of 0 rows, not 3.
+    with pytest.raises(ValueError, match=r"numcu.linalg.solve: b of shape \(0, 3\)"):
+        la.solve(dev(np.zeros((0, 3, 3))), dev(np.ones((0, 3))))
     with pytest.raises(ValueError, match="invalid norm order"):
         la.vector_norm(square, ord="fro")
     with pytest.raises(ValueError, match="invalid norm order"):

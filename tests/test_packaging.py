@@ -228,7 +228,7 @@ def cmake_for_numcu():
     return None
 
 
-def configure(tmp_path, env_extra):
+def configure(tmp_path, env_extra, *defines):
     cmake = cmake_for_numcu()
     env = {k: v for k, v in os.environ.items() if k not in ("CUDAARCHS", "SKBUILD_CMAKE_DEFINE")}
     env.update(env_extra)
@@ -243,6 +243,7 @@ def configure(tmp_path, env_extra):
             "Ninja",
             "-DSKBUILD_PROJECT_NAME=numcu",
             "-DSKBUILD_PROJECT_VERSION=0.1.0",
+            *defines,
         ],  # fmt: skip
         env=env,
         capture_output=True,
@@ -274,6 +275,18 @@ def test_configure_refuses_an_architecture_nvcc_does_not_know(tmp_path):
     assert "include 35-real, which nvcc" in text
     assert "It knows:" in text and "Nothing was installed" in text
     assert not (tmp_path / "build" / "build.ninja").exists()
+
+
+@needs_source
+def test_configure_refuses_an_unknown_fatbin_compression(tmp_path):
+    if shutil.which("ninja") is None or not (
+        shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
+    ):
+        pytest.skip("no nvcc or ninja")
+    done = configure(tmp_path, {}, "-DNUMCU_FATBIN_COMPRESSION=speed")
+    assert done.returncode != 0
+    text = " ".join((done.stdout + done.stderr).split())
+    assert "NUMCU_FATBIN_COMPRESSION is 'speed': use size or balance" in text
 
 
 # --------------------------------------------------------------------------------------------
