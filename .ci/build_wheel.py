@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import importlib.util
 import os
 import re
@@ -45,6 +46,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 import zipfile
 from pathlib import Path
 from typing import NoReturn
@@ -156,9 +158,26 @@ def find_compiler(options: argparse.Namespace, work: Path) -> Path:
     fail("no nvcc: put one on PATH, or give --cuda-root or --compiler-wheels")
 
 
+def _staged_files(src: Path) -> dict[str, tuple[bytes, int]]:
+    """Each file under src: its path there -> (its content's digest, its modification time)."""
+    found = {}
+    for path in src.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            digest = hashlib.sha256(path.read_bytes()).digest()
+            found[str(path.relative_to(src))] = (digest, path.stat().st_mtime_ns)
+    return found
+
+
 def stage(sdist: Path, distribution: str, work: Path) -> Path:
-    """Unpack the sdist into work/src, renamed `distribution`; return the source folder."""
+    """Unpack the sdist into work/src, renamed `distribution`; return the source folder.
+
+    The sdist dates every file alike (a fixed date, for a reproducible archive), but the build
+    folder is reused and Ninja rebuilds what is newer than its output: a file keeps the date it
+    had in the last staging where its content is the same, and takes now's where it changed or
+    is new, so that a changed source is always compiled again.
+    """
     src = work / "src"
+    before = _staged_files(src) if src.is_dir() else {}
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir(parents=True)
     with tarfile.open(sdist) as archive:
@@ -166,6 +185,11 @@ def stage(sdist: Path, distribution: str, work: Path) -> Path:
             archive.extractall(src, filter="data")
         else:
             archive.extractall(src)
+    now = time.time_ns()
+    for name, (digest, _) in _staged_files(src).items():
+        old = before.get(name)
+        when = old[1] if old is not None and old[0] == digest else now
+        os.utime(src / name, ns=(when, when))
     (top,) = [p for p in src.iterdir() if p.is_dir()]
     pyproject = top / "pyproject.toml"
     text = pyproject.read_text()

@@ -24,6 +24,7 @@ import base64
 import hashlib
 import importlib.machinery
 import importlib.util
+import io
 import os
 import re
 import shutil
@@ -81,6 +82,46 @@ def test_sdist_holds_what_a_build_needs_and_nothing_else(tmp_path):
     assert "cuda/src/sort.cu" in names and "tests/test_packaging.py" in names
     assert not [n for n in names if n.startswith("build/") or n.endswith((".so", ".whl"))]
     assert not [n for n in names if n.startswith(("benchmarks/", ".ci/run", ".ci/build_wheel"))]
+
+
+def make_sdist(path: Path, files: dict[str, str]) -> Path:
+    """A .tar.gz of numcu-0.1.0/<name> for each file, every one dated alike, as an sdist is."""
+    with tarfile.open(path, "w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"numcu-0.1.0/{name}")
+            info.size, info.mtime = len(data), 1_000_000_000
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.skipif(
+    not (ROOT / ".ci" / "build_wheel.py").exists(), reason="needs numcu's repository (.ci/)"
+)
+def test_build_wheel_dates_a_changed_source_newer_than_its_last_build(tmp_path, monkeypatch):
+    # The wheel's build folder is reused: a source whose content changed must look newer than
+    # anything built from it before, and one that did not keep its date.
+    monkeypatch.syspath_prepend(str(ROOT / ".ci"))
+    spec = importlib.util.spec_from_file_location("build_wheel", ROOT / ".ci" / "build_wheel.py")
+    build_wheel = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_wheel)
+    pyproject = '[project]\nname = "numcu"\n'
+    first = make_sdist(
+        tmp_path / "a.tar.gz", {"pyproject.toml": pyproject, "k.cu": "1", "h.hpp": "x"}
+    )
+    top = build_wheel.stage(first, "numcu-cuda13x", tmp_path / "work")
+    assert 'name = "numcu-cuda13x"' in (top / "pyproject.toml").read_text()
+    built = (top / "k.cu").stat().st_mtime_ns  # what the build folder's outputs date from
+    kept = (top / "h.hpp").stat().st_mtime_ns
+
+    second = make_sdist(
+        tmp_path / "b.tar.gz", {"pyproject.toml": pyproject, "k.cu": "2", "h.hpp": "x"}
+    )
+    top = build_wheel.stage(second, "numcu-cuda13x", tmp_path / "work")
+
+    assert (top / "k.cu").read_text() == "2"
+    assert (top / "k.cu").stat().st_mtime_ns > built
+    assert (top / "h.hpp").stat().st_mtime_ns == kept
 
 
 # --------------------------------------------------------------------------------------------
