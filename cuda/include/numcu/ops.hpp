@@ -101,42 +101,26 @@ NUMCU_HD NUMCU_FORCEINLINE bool isnan_any(T a) {
 // imaginary part was fma(a, d, b*c), the fused interpreter's fma(b, c, a*d)). The device's
 // round-to-nearest intrinsics are never contracted, so code built on these computes the same
 // bits in every kernel, and the bits the CPU backend (-ffp-contract=off) computes.
-template <class R>
-NUMCU_HD NUMCU_FORCEINLINE R mul_rn(R a, R b) {
 #ifdef __CUDA_ARCH__
-  if constexpr (std::is_same_v<R, float>) {
-    return __fmul_rn(a, b);
-  } else {
-    return __dmul_rn(a, b);
+#define NUMCU_ROUNDED(name, op, f32, f64)       \
+  template <class R>                            \
+  NUMCU_HD NUMCU_FORCEINLINE R name(R a, R b) { \
+    if constexpr (std::is_same_v<R, float>)     \
+      return f32(a, b);                         \
+    else                                        \
+      return f64(a, b);                         \
   }
 #else
-  return a * b;
-#endif
-}
-template <class R>
-NUMCU_HD NUMCU_FORCEINLINE R add_rn(R a, R b) {
-#ifdef __CUDA_ARCH__
-  if constexpr (std::is_same_v<R, float>) {
-    return __fadd_rn(a, b);
-  } else {
-    return __dadd_rn(a, b);
+#define NUMCU_ROUNDED(name, op, f32, f64)       \
+  template <class R>                            \
+  NUMCU_HD NUMCU_FORCEINLINE R name(R a, R b) { \
+    return a op b;                              \
   }
-#else
-  return a + b;
 #endif
-}
-template <class R>
-NUMCU_HD NUMCU_FORCEINLINE R sub_rn(R a, R b) {
-#ifdef __CUDA_ARCH__
-  if constexpr (std::is_same_v<R, float>) {
-    return __fsub_rn(a, b);
-  } else {
-    return __dsub_rn(a, b);
-  }
-#else
-  return a - b;
-#endif
-}
+NUMCU_ROUNDED(mul_rn, *, __fmul_rn, __dmul_rn)
+NUMCU_ROUNDED(add_rn, +, __fadd_rn, __dadd_rn)
+NUMCU_ROUNDED(sub_rn, -, __fsub_rn, __dsub_rn)
+#undef NUMCU_ROUNDED
 
 // Infinities to +-1 and finite values to +-0, NaN to +-0 (C99 Annex G's recovery below).
 template <class R>
