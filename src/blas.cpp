@@ -162,8 +162,12 @@ CublasSession::CublasSession(int device, Stream stream, const char* fname)
   handle_ = handle_on(library(), device, stream, fname);
 }
 
+// Called inside a CublasSession, whose guard holds lib.lock: finds the symbol under the
+// library's own lock only (taking lib.lock again here deadlocked every batched LU call).
 void* cublas_function(const char* symbol, const char* fname) {
-  return loaded(fname).so.require(symbol, fname);
+  Library& lib = library();
+  lib.so.open(fname);
+  return lib.so.require(symbol, fname);
 }
 
 const char* cublas_status_string(int status) {
