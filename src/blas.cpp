@@ -158,16 +158,12 @@ std::string cublas_path() { return loaded("numcu.matmul").so.open("numcu.matmul"
 void load_cublas(const char* fname) { loaded(fname); }
 
 CublasSession::CublasSession(int device, Stream stream, const char* fname)
-    : guard_(loaded(fname).lock) {
+    : guard_(loaded(fname).lock), fname_(fname) {
   handle_ = handle_on(library(), device, stream, fname);
 }
 
-// Called inside a CublasSession, whose guard holds lib.lock: finds the symbol under the
-// library's own lock only (taking lib.lock again here deadlocked every batched LU call).
-void* cublas_function(const char* symbol, const char* fname) {
-  Library& lib = library();
-  lib.so.open(fname);
-  return lib.so.require(symbol, fname);
+void* CublasSession::function(const char* symbol) const {
+  return library().so.require(symbol, fname_);
 }
 
 const char* cublas_status_string(int status) {
@@ -247,8 +243,8 @@ void load_cublas(const char* fname) {
   throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");
 }
 
-void* cublas_function(const char*, const char* fname) {
-  throw Error(ErrorKind::cuda_unavailable, std::string(fname) + ": no CUDA backend");
+void* CublasSession::function(const char*) const {
+  throw Error(ErrorKind::cuda_unavailable, std::string(fname_) + ": no CUDA backend");
 }
 
 const char* cublas_status_string(int) { return "no CUDA backend"; }

@@ -47,15 +47,17 @@ class CublasSession {
  public:
   CublasSession(int device, Stream stream, const char* fname);
   void* handle() const { return handle_; }
+  // A cuBLAS function by name, or a RuntimeError naming it. Takes no lock: the session holds
+  // cuBLAS's, and taking it again would deadlock.
+  void* function(const char* symbol) const;
 
  private:
   std::unique_lock<std::mutex> guard_;
   void* handle_ = nullptr;
+  const char* fname_ = nullptr;
 };
 // Loads cuBLAS (the GIL held), or raises a RuntimeError naming `fname` and what to install.
 void load_cublas(const char* fname);
-// A cuBLAS function by name (cuBLAS loaded), or a RuntimeError naming it.
-void* cublas_function(const char* symbol, const char* fname);
 // cuBLAS's text for a status code.
 const char* cublas_status_string(int status);
 

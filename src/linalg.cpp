@@ -418,10 +418,10 @@ void lu_large(const Exec& ex, Work& w, const char* fname, char* a, std::int64_t 
     pointer_array_cuda(reinterpret_cast<void**>(ptrs), a, stride * sizeof(T), batch, ex.stream);
     int* piv = w.device<int>(static_cast<std::size_t>(batch * n));
     const int in = static_cast<int>(n), ib = static_cast<int>(batch);
-    check_blas(reinterpret_cast<GetrfBatched<T>>(
-                   cublas_function(typed<T>("cublas", "getrfBatched").c_str(), fname))(
-                   handle, in, ptrs, in, piv, info, ib),
-               fname, "getrfBatched");
+    check_blas(
+        reinterpret_cast<GetrfBatched<T>>(s.function(typed<T>("cublas", "getrfBatched").c_str()))(
+            handle, in, ptrs, in, piv, info, ib),
+        fname, "getrfBatched");
     if (det != nullptr) {
       LuDet p = *det;
       p.batch = batch;
@@ -438,19 +438,19 @@ void lu_large(const Exec& ex, Work& w, const char* fname, char* a, std::int64_t 
       pointer_array_cuda(reinterpret_cast<void**>(out), inverse, stride * sizeof(T), batch,
                          ex.stream);
       int* info2 = w.device<int>(static_cast<std::size_t>(batch));
-      check_blas(reinterpret_cast<GetriBatched<T>>(
-                     cublas_function(typed<T>("cublas", "getriBatched").c_str(), fname))(
-                     handle, in, ptrs, in, piv, out, in, info2, ib),
-                 fname, "getriBatched");
+      check_blas(
+          reinterpret_cast<GetriBatched<T>>(s.function(typed<T>("cublas", "getriBatched").c_str()))(
+              handle, in, ptrs, in, piv, out, in, info2, ib),
+          fname, "getriBatched");
     } else {
       C** bptrs = w.device<C*>(static_cast<std::size_t>(batch));
       pointer_array_cuda(reinterpret_cast<void**>(bptrs), rhs, n * k * sizeof(T), batch, ex.stream);
       int host_info = 0;
-      check_blas(reinterpret_cast<GetrsBatched<T>>(
-                     cublas_function(typed<T>("cublas", "getrsBatched").c_str(), fname))(
-                     handle, CUBLAS_OP_T, in, static_cast<int>(k), ptrs, in, piv, bptrs, in,
-                     &host_info, ib),
-                 fname, "getrsBatched");
+      check_blas(
+          reinterpret_cast<GetrsBatched<T>>(s.function(typed<T>("cublas", "getrsBatched").c_str()))(
+              handle, CUBLAS_OP_T, in, static_cast<int>(k), ptrs, in, piv, bptrs, in, &host_info,
+              ib),
+          fname, "getrsBatched");
     }
     return;
   }
