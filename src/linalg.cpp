@@ -1,7 +1,8 @@
 // numcu.linalg's decompositions, solves and determinants on the GPU: cuSOLVER (loaded at first
 // use, as cuBLAS is: vendor_library.hpp) for single matrices and stacks of large ones, cuBLAS's
 // and cuSOLVER's batched routines for stacks of medium ones, and numcu's own kernel
-// (cuda/src/linalg_small.cu) for LU work on stacks of matrices of order up to 16, in one launch.
+// (cuda/src/linalg_small.cu) for LU work on stacks of matrices of order up to 32 (16 for complex
+// dtypes: linalg::small_lu_max), in one launch.
 // numcu/linalg.py promotes dtypes, broadcasts stacks, handles empty arrays and composes the rest
 // (norms, pinv, lstsq, ...); these functions take device arrays of one of float32, float64,
 // complex64 and complex128 whose batch dimensions already agree.

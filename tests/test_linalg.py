@@ -5,7 +5,8 @@ Specification:
   returns, as NumPy arrays;
 - device arrays (gpu) give numcu arrays whose values match numpy.linalg's on the same data, in
   float32, float64, complex64 and complex128 (integers promote to float64), for single
-  matrices, stacks (batched paths: numcu's small-matrix kernel up to order 16, cuBLAS's and
+  matrices, stacks (batched paths: numcu's small-matrix kernel up to order 32, 16 for complex
+  dtypes, cuBLAS's and
   cuSOLVER's batched routines up to 128 (32 for syevj and gesvdj), one matrix after another
   for single and larger ones), broadcast batch dimensions, empty arrays and non-contiguous
   inputs; decompositions are checked by what defines them (A = Q R, A V = V diag(w),
@@ -16,8 +17,9 @@ Specification:
 - numpy.linalg's functions called on numcu arrays run numcu's (__array_function__).
 Matrices are drawn at random and made well conditioned (A + n I; A A^H + n I for Cholesky).
 
-Sizes: orders 1 to 16 (the small kernel's widths 4, 8 and 16), 17 to 128 (cuBLAS's and
-cuSOLVER's batched routines; 33 and 64 here), one just over 128 (130: one matrix after another),
+Sizes: orders 1 to 32 (the small kernel's widths 4, 8, 16 and, for real dtypes, 32; complex
+ones of 17 to 32 take cuBLAS's batched routines), 17 to 128 (cuBLAS's and cuSOLVER's batched
+routines; 33 and 64 here), one just over 128 (130: one matrix after another),
 stacks of a few matrices, and one test with many matrices per batched path; nothing larger, so
 that the file runs in seconds beside other workers on one GPU.
 """
@@ -116,7 +118,10 @@ SOLVE_SHAPES = [
     ((1, 1), (1,)),  # the small kernel (width 4), a vector
     ((4, 3, 3), (4, 3, 2)),  # a stack
     ((5, 8, 8), (5, 8, 8)),  # width 8
-    ((2, 1, 16, 16), (3, 16, 1)),  # width 16, the small kernel's largest; broadcast batches
+    ((2, 1, 16, 16), (3, 16, 1)),  # width 16 (complex: the small kernel's largest); broadcast
+    ((3, 32, 32), (3, 32, 2)),  # width 32, real dtypes; complex: cuBLAS's batched routines
+    ((2, 20, 20), (2, 20, 20)),  # width 32 with fewer rows than lanes, as many rhs as rows
+    ((2, 17, 17), (2, 17, 33)),  # more right-hand sides than width 32 takes: cuBLAS
     ((33, 33), (33,)),  # cuSOLVER, one matrix
     ((3, 33, 33), (3, 33, 2)),  # cuBLAS's batched routines
     ((2, 130, 130), (2, 130, 3)),  # one matrix after another
@@ -141,7 +146,7 @@ def test_solve(rng, dtype, shapes):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", LINALG_DTYPES, ids=IDS)
-@pytest.mark.parametrize("n", [3, 16, 33, 130])
+@pytest.mark.parametrize("n", [3, 16, 20, 32, 33, 130])
 def test_inv(rng, dtype, n):
     a = well_conditioned(rng, (3, n, n), dtype)
     got = numcu.linalg.inv(dev(a))
@@ -155,6 +160,7 @@ def test_inv(rng, dtype, n):
     "case",
     [
         ("lu", (4096, 3, 3), np.float32),  # the small kernel: many matrices a launch
+        ("lu", (4096, 32, 32), np.float64),  # the small kernel at width 32: a warp a matrix
         ("lu", (512, 33, 33), np.complex64),  # cuBLAS's getrf, getrs and getri batched
         ("cholesky", (512, 33, 33), np.float64),  # cuSOLVER's potrfBatched
         ("eigh", (1024, 8, 8), np.float32),  # cuSOLVER's syevjBatched
@@ -185,7 +191,7 @@ def test_many_matrices_per_batched_path(rng, case):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("layout", ["transposed", "strided", "negative", "broadcast"])
-@pytest.mark.parametrize("n", [4, 33])
+@pytest.mark.parametrize("n", [4, 24, 33])
 def test_solve_and_inv_take_any_layout(rng, layout, n):
     base = well_conditioned(rng, (3, n, n), np.float64)
     d = dev(np.ascontiguousarray(np.swapaxes(base, -1, -2)))
@@ -205,7 +211,7 @@ def test_solve_and_inv_take_any_layout(rng, layout, n):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n", [3, 33])
+@pytest.mark.parametrize("n", [3, 32, 33])
 @pytest.mark.parametrize("batch", [(), (4,)])
 def test_singular_matrices_raise_linalg_error(rng, n, batch):
     a = well_conditioned(rng, (*batch, n, n), np.float64)
@@ -227,7 +233,8 @@ def test_singular_matrices_raise_linalg_error(rng, n, batch):
 @pytest.mark.parametrize("dtype", LINALG_DTYPES, ids=IDS)
 @pytest.mark.parametrize(
     "shape",
-    [(3, 3), (5, 1, 1), (4, 7, 7), (2, 16, 16), (33, 33), (3, 33, 33), (1, 130, 130)],
+    [(3, 3), (5, 1, 1), (4, 7, 7), (2, 16, 16), (3, 25, 25), (32, 32), (33, 33), (3, 33, 33)]
+    + [(1, 130, 130)],
     ids=str,
 )
 def test_det_and_slogdet(rng, dtype, shape):
@@ -245,7 +252,7 @@ def test_det_and_slogdet(rng, dtype, shape):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("n", [3, 33])
+@pytest.mark.parametrize("n", [3, 32, 33])
 def test_det_of_singular_and_empty_matrices(rng, n):
     a = random_array(rng, (2, n, n), np.float64)
     a[1, :, 2] = 0

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/linalg.hpp"
@@ -112,21 +113,22 @@ __device__ __forceinline__ complex<R> shfl_xor(complex<R> v, int mask, int width
 }
 
 // v[k] for a k known only at run time, without indexing the array: a dynamic index would put the
-// array in local memory, where a chain of selects keeps it in registers.
+// array in local memory, where a chain of selects keeps it in registers. `from` (a constant
+// where the caller's loop is unrolled) is a lower bound on k that shortens the chain.
 template <class T, int W>
-__device__ __forceinline__ T get(const T (&v)[W], int k) {
+__device__ __forceinline__ T get(const T (&v)[W], int k, int from = 0) {
   T r = v[0];
 #pragma unroll
   for (int i = 1; i < W; ++i) {
-    if (i == k) r = v[i];
+    if (i >= from && i == k) r = v[i];
   }
   return r;
 }
 template <class T, int W>
-__device__ __forceinline__ void put(T (&v)[W], int k, T x) {
+__device__ __forceinline__ void put(T (&v)[W], int k, T x, int from = 0) {
 #pragma unroll
   for (int i = 0; i < W; ++i) {
-    if (i == k) v[i] = x;
+    if (i >= from && i == k) v[i] = x;
   }
 }
 
@@ -135,13 +137,19 @@ __device__ __forceinline__ void put(T (&v)[W], int k, T x) {
 // pivoting applies each row operation to both, then back substitution leaves X = A^-1 B in B's
 // registers. n <= W is the same for the whole launch, so the groups of a warp take the same
 // branches and the shuffles see every lane. The loops over rows are unrolled (constant register
-// indices); those over the elimination's steps are unrolled for W <= 8 only, which keeps the
-// code, and its compile time, linear in W.
+// indices). Those over the elimination's steps are unrolled for W <= 8 (by W, on a loop bound
+// known at run time) and W = 32, where the loop runs to W and each step is a constant
+// (kConstantSteps): a row swap's selects then start at the step's row, and the rows above it
+// cost nothing. At W = 16 they stay loops, which keeps that width's code and its compile time
+// linear in W.
+template <int W>
+constexpr bool kConstantSteps = W == 32;
+
 template <class T, int W>
 __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
   using R = real_t<T>;
   constexpr int G = 32 / W;
-  constexpr int kSteps = W <= 8 ? W : 1;
+  constexpr int kSteps = W <= 8 || kConstantSteps<W> ? W : 1;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int l = lane % W;
   const int g = lane / W;
@@ -168,7 +176,8 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
     int swaps = 0;
     bool singular = false;
 #pragma unroll kSteps
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k < (kConstantSteps<W> ? W : n); ++k) {
+      if (kConstantSteps<W> && k >= n) break;
       // Lane k holds column k: it finds the pivot row (the first of the largest), which every
       // lane then swaps with row k.
       int piv = k;
@@ -181,15 +190,16 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
         }
       }
       piv = __shfl_sync(kFull, piv, k, W);
+      const int lo = kConstantSteps<W> ? k : 0;  // the rows from which the selects start
       if (piv != k) {
         ++swaps;
-        const T ak = get(a, k), bk = get(b, k);
-        put(a, k, get(a, piv));
-        put(a, piv, ak);
-        put(b, k, get(b, piv));
-        put(b, piv, bk);
+        const T ak = get(a, k, lo), bk = get(b, k, lo);
+        put(a, k, get(a, piv, lo), lo);
+        put(a, piv, ak, lo);
+        put(b, k, get(b, piv, lo), lo);
+        put(b, piv, bk, lo);
       }
-      const T ak = get(a, k), bk = get(b, k);
+      const T ak = get(a, k, lo), bk = get(b, k, lo);
       const T pivot = shfl(ak, k, W);
       const bool zero = is_zero(pivot);
       singular |= zero;
@@ -206,10 +216,12 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
     }
     if (solves) {
 #pragma unroll kSteps
-      for (int k = n - 1; k >= 0; --k) {
-        const T d = shfl(get(a, k), k, W);
-        const T x = mul(get(b, k), is_zero(d) ? T(0) : recip(d));
-        put(b, k, x);
+      for (int k = (kConstantSteps<W> ? W : n) - 1; k >= 0; --k) {
+        if (kConstantSteps<W> && k >= n) continue;
+        const int lo = kConstantSteps<W> ? k : 0;
+        const T d = shfl(get(a, k, lo), k, W);
+        const T x = mul(get(b, k, lo), is_zero(d) ? T(0) : recip(d));
+        put(b, k, x, lo);
 #pragma unroll
         for (int i = 0; i < W; ++i) {
           if (i < k) b[i] = mulsub(b[i], shfl(a[i], k, W), x);
@@ -259,15 +271,13 @@ void launch_small_lu(const SmallLu& p, Stream stream) {
 template <class T>
 void small_lu_width(const SmallLu& p, Stream stream) {
   const int need = std::max(p.n, p.mode == SmallLuMode::solve ? p.nrhs : 0);
-  if (need <= 4) {
-    launch_small_lu<T, 4>(p, stream);
-  } else if (need <= 8) {
-    launch_small_lu<T, 8>(p, stream);
-  } else if (need <= kSmallMax) {
-    launch_small_lu<T, 16>(p, stream);
-  } else {
-    throw_value_error("numcu.linalg: matrices of order over 16 are not small");
+  if (need <= 4) return launch_small_lu<T, 4>(p, stream);
+  if (need <= 8) return launch_small_lu<T, 8>(p, stream);
+  if (need <= 16) return launch_small_lu<T, 16>(p, stream);
+  if constexpr (small_lu_max(dtype_of_v<T>) == 32) {
+    if (need <= 32) return launch_small_lu<T, 32>(p, stream);
   }
+  throw_value_error("numcu.linalg: order " + std::to_string(need) + " is over small_lu's largest");
 }
 
 // One block per matrix: each thread takes every blockDim-th diagonal element and pivot, then the

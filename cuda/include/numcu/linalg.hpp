@@ -16,18 +16,21 @@ namespace numcu {
 
 namespace linalg {
 
-// The largest order small_lu takes: 16 lanes per matrix, two matrices a warp. Beyond it the
-// kernel's loop over the elimination's steps is not unrolled, and each step's row swap and
-// row reads become chains of selects over a lane's whole column (registers cannot be indexed
-// at run time): at order 32 about 27k warp instructions a matrix, where cuBLAS's batched LU
-// (getrfBatched, getrsBatched, getriBatched) took a stack of 2^16 float32 matrices in half
-// the time on an H200 (bench_linalg_fft.py --quick: 1.69 ms against 3.68 ms for a solve). Orders 17
-// to 128 in stacks go to cuBLAS; a single matrix to cuSOLVER.
-constexpr int kSmallMax = 16;
+// The largest order small_lu takes: 32, one warp a matrix, for float32 and float64; 16 (two
+// matrices a warp) for complex64 and complex128, whose 32 columns of A and of B would take 128
+// and 256 registers a lane. Orders above it go, in stacks, to cuBLAS's batched LU
+// (getrfBatched, getrsBatched, getriBatched) up to 128; a single matrix to cuSOLVER.
+//
+// Order 32 is small because the kernel's steps are constants there (linalg_small.cu): a 2^16
+// stack of 32 x 32 float32 solves took 3.68 ms with the steps as a loop, against 1.69 ms in
+// cuBLAS's batched routines (H200, bench_linalg_fft.py --quick); unrolled, see the README.
+constexpr int small_lu_max(DType dtype) { return dtype_kind(dtype) == 'c' ? 16 : 32; }
 
-// Whether small_lu takes matrices of order `n` (any of float32, float64, complex64 and
+// Whether small_lu takes matrices of order `n` of a dtype (float32, float64, complex64 or
 // complex128).
-constexpr bool small_lu_fits(DType, std::int64_t n) { return n >= 1 && n <= kSmallMax; }
+constexpr bool small_lu_fits(DType dtype, std::int64_t n) {
+  return n >= 1 && n <= small_lu_max(dtype);
+}
 
 // What small_lu computes for each matrix A of a stack: X = A^-1 B, X = A^-1, det A or
 // (sign, log|det A|).
