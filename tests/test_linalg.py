@@ -17,9 +17,9 @@ Specification:
 - numpy.linalg's functions called on numcu arrays run numcu's (__array_function__).
 Matrices are drawn at random and made well conditioned (A + n I; A A^H + n I for Cholesky).
 
-Sizes: orders 1 to 32 (the small kernel's widths 4, 8, 16 and, for real dtypes, 32; complex
-ones of 17 to 32 take cuBLAS's batched routines), 17 to 128 (cuBLAS's and cuSOLVER's batched
-routines; 33 and 64 here), one just over 128 (130: one matrix after another),
+Sizes: orders 1 to 32 (the small kernel's widths 4, 8 and 16; lu32, a warp a matrix, for real
+ones of 17 to 32, where complex ones take cuBLAS's batched routines), 17 to 128 (cuBLAS's and
+cuSOLVER's batched routines; 33 and 64 here), one just over 128 (130: one matrix after another),
 stacks of a few matrices, and one test with many matrices per batched path; nothing larger, so
 that the file runs in seconds beside other workers on one GPU.
 """
@@ -119,9 +119,9 @@ SOLVE_SHAPES = [
     ((4, 3, 3), (4, 3, 2)),  # a stack
     ((5, 8, 8), (5, 8, 8)),  # width 8
     ((2, 1, 16, 16), (3, 16, 1)),  # width 16 (complex: the small kernel's largest); broadcast
-    ((3, 32, 32), (3, 32, 2)),  # width 32, real dtypes; complex: cuBLAS's batched routines
-    ((2, 20, 20), (2, 20, 20)),  # width 32 with fewer rows than lanes, as many rhs as rows
-    ((2, 17, 17), (2, 17, 33)),  # more right-hand sides than width 32 takes: cuBLAS
+    ((3, 32, 32), (3, 32, 2)),  # real: a warp a matrix (lu32); complex: cuBLAS's batched LU
+    ((2, 20, 20), (2, 20, 20)),  # lu32 with fewer rows than lanes, as many rhs as rows
+    ((2, 17, 17), (2, 17, 33)),  # more right-hand sides than lu32 takes: cuBLAS
     ((33, 33), (33,)),  # cuSOLVER, one matrix
     ((3, 33, 33), (3, 33, 2)),  # cuBLAS's batched routines
     ((2, 130, 130), (2, 130, 3)),  # one matrix after another
@@ -160,7 +160,7 @@ def test_inv(rng, dtype, n):
     "case",
     [
         ("lu", (4096, 3, 3), np.float32),  # the small kernel: many matrices a launch
-        ("lu", (4096, 32, 32), np.float64),  # the small kernel at width 32: a warp a matrix
+        ("lu", (4096, 32, 32), np.float64),  # lu32: a warp a matrix, many warps a launch
         ("lu", (512, 33, 33), np.complex64),  # cuBLAS's getrf, getrs and getri batched
         ("cholesky", (512, 33, 33), np.float64),  # cuSOLVER's potrfBatched
         ("eigh", (1024, 8, 8), np.float32),  # cuSOLVER's syevjBatched
@@ -261,6 +261,27 @@ def test_det_of_singular_and_empty_matrices(rng, n):
     sign, logdet = numcu.linalg.slogdet(dev(a))
     assert host(sign)[1] == 0 and host(logdet)[1] == -np.inf
     assert host(numcu.linalg.det(dev(np.zeros((3, 0, 0))))).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=str)
+@pytest.mark.parametrize("n", [20, 32])
+def test_nan_spreads_through_a_matrix_as_numpys_does(rng, dtype, n):
+    # The warp-a-matrix kernel (orders 17 to 32) takes a NaN as the largest pivot candidate:
+    # the matrix with one gives NaN everywhere, as NumPy's LAPACK does; its neighbour is exact.
+    a = well_conditioned(rng, (2, n, n), dtype)
+    a[1, 3, 1] = np.nan
+    b = random_array(rng, (2, n, 1), dtype)
+    x = host(numcu.linalg.solve(dev(a), dev(b)))
+    close(x[0], np.linalg.solve(a[0], b[0]), dtype)
+    assert np.isnan(x[1]).all()
+    inv = host(numcu.linalg.inv(dev(a)))
+    close(inv[0], np.linalg.inv(a[0]), dtype)
+    assert np.isnan(inv[1]).all()
+    d = host(numcu.linalg.det(dev(a)))
+    close(d[0], np.linalg.det(a[0]), dtype, scale=0)
+    assert np.isnan(d[1])
+    assert np.isnan(host(numcu.linalg.slogdet(dev(a))[1])[1])
 
 
 # ------------------------------------------------------------------------------------------------

@@ -113,22 +113,21 @@ __device__ __forceinline__ complex<R> shfl_xor(complex<R> v, int mask, int width
 }
 
 // v[k] for a k known only at run time, without indexing the array: a dynamic index would put the
-// array in local memory, where a chain of selects keeps it in registers. `from` (a constant
-// where the caller's loop is unrolled) is a lower bound on k that shortens the chain.
+// array in local memory, where a chain of selects keeps it in registers.
 template <class T, int W>
-__device__ __forceinline__ T get(const T (&v)[W], int k, int from = 0) {
+__device__ __forceinline__ T get(const T (&v)[W], int k) {
   T r = v[0];
 #pragma unroll
   for (int i = 1; i < W; ++i) {
-    if (i >= from && i == k) r = v[i];
+    if (i == k) r = v[i];
   }
   return r;
 }
 template <class T, int W>
-__device__ __forceinline__ void put(T (&v)[W], int k, T x, int from = 0) {
+__device__ __forceinline__ void put(T (&v)[W], int k, T x) {
 #pragma unroll
   for (int i = 0; i < W; ++i) {
-    if (i >= from && i == k) v[i] = x;
+    if (i == k) v[i] = x;
   }
 }
 
@@ -137,19 +136,13 @@ __device__ __forceinline__ void put(T (&v)[W], int k, T x, int from = 0) {
 // pivoting applies each row operation to both, then back substitution leaves X = A^-1 B in B's
 // registers. n <= W is the same for the whole launch, so the groups of a warp take the same
 // branches and the shuffles see every lane. The loops over rows are unrolled (constant register
-// indices). Those over the elimination's steps are unrolled for W <= 8 (by W, on a loop bound
-// known at run time) and W = 32, where the loop runs to W and each step is a constant
-// (kConstantSteps): a row swap's selects then start at the step's row, and the rows above it
-// cost nothing. At W = 16 they stay loops, which keeps that width's code and its compile time
-// linear in W.
-template <int W>
-constexpr bool kConstantSteps = W == 32;
-
+// indices); those over the elimination's steps are unrolled for W <= 8 only, which keeps the
+// code, and its compile time, linear in W.
 template <class T, int W>
 __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
   using R = real_t<T>;
   constexpr int G = 32 / W;
-  constexpr int kSteps = W <= 8 || kConstantSteps<W> ? W : 1;
+  constexpr int kSteps = W <= 8 ? W : 1;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int l = lane % W;
   const int g = lane / W;
@@ -176,8 +169,7 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
     int swaps = 0;
     bool singular = false;
 #pragma unroll kSteps
-    for (int k = 0; k < (kConstantSteps<W> ? W : n); ++k) {
-      if (kConstantSteps<W> && k >= n) break;
+    for (int k = 0; k < n; ++k) {
       // Lane k holds column k: it finds the pivot row (the first of the largest), which every
       // lane then swaps with row k.
       int piv = k;
@@ -190,16 +182,15 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
         }
       }
       piv = __shfl_sync(kFull, piv, k, W);
-      const int lo = kConstantSteps<W> ? k : 0;  // the rows from which the selects start
       if (piv != k) {
         ++swaps;
-        const T ak = get(a, k, lo), bk = get(b, k, lo);
-        put(a, k, get(a, piv, lo), lo);
-        put(a, piv, ak, lo);
-        put(b, k, get(b, piv, lo), lo);
-        put(b, piv, bk, lo);
+        const T ak = get(a, k), bk = get(b, k);
+        put(a, k, get(a, piv));
+        put(a, piv, ak);
+        put(b, k, get(b, piv));
+        put(b, piv, bk);
       }
-      const T ak = get(a, k, lo), bk = get(b, k, lo);
+      const T ak = get(a, k), bk = get(b, k);
       const T pivot = shfl(ak, k, W);
       const bool zero = is_zero(pivot);
       singular |= zero;
@@ -216,12 +207,10 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
     }
     if (solves) {
 #pragma unroll kSteps
-      for (int k = (kConstantSteps<W> ? W : n) - 1; k >= 0; --k) {
-        if (kConstantSteps<W> && k >= n) continue;
-        const int lo = kConstantSteps<W> ? k : 0;
-        const T d = shfl(get(a, k, lo), k, W);
-        const T x = mul(get(b, k, lo), is_zero(d) ? T(0) : recip(d));
-        put(b, k, x, lo);
+      for (int k = n - 1; k >= 0; --k) {
+        const T d = shfl(get(a, k), k, W);
+        const T x = mul(get(b, k), is_zero(d) ? T(0) : recip(d));
+        put(b, k, x);
 #pragma unroll
         for (int i = 0; i < W; ++i) {
           if (i < k) b[i] = mulsub(b[i], shfl(a[i], k, W), x);
@@ -268,6 +257,151 @@ void launch_small_lu(const SmallLu& p, Stream stream) {
   NUMCU_CUDA_TRY(cudaGetLastError(), "numcu.linalg: small LU launch");
 }
 
+// Order 17 to 32, real dtypes: one warp a matrix, lane i holding ROW i of A and of B (of the
+// identity, for the inverse) in registers, where small_lu_kernel holds columns. A step's pivot
+// is a warp's argmax (the largest |a| in the step's column among the rows not yet pivots, the
+// lowest lane on a tie), and its row swap costs nothing: the pivot row stays in its lane, which
+// records the step (`mine`), and the rows not yet pivots (`rest`, a bit a lane, the same in
+// every lane) are eliminated against it. Each step shifts every row's registers one place
+// left, so the step's column is always a[0] and every register index is a constant while the
+// steps stay a loop (unrolled, they took ptxas a minute an architecture). The shift moves U's
+// rows out of the registers, so each step leaves its pivot row in shared memory: lane l keeps
+// U(k, k + l). Back substitution takes the steps in reverse, each x_k from the lane that holds
+// row k of B. The row permutation's sign, for det and slogdet, counts its inversions: at each
+// step, the rows not yet pivots in lanes below the pivot's. Complex dtypes stop at 16
+// (linalg::small_lu_max).
+template <class T>
+__global__ void __launch_bounds__(128) lu32_kernel(const SmallLu p) {
+  using R = real_t<T>;
+  constexpr int W = 32;
+  constexpr int kWarps = 4;              // 128 threads
+  __shared__ T upper[kWarps][W][W + 1];  // U's rows; + 1: a column's lanes hit distinct banks
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  T(*u_rows)[W + 1] = upper[threadIdx.x >> 5];
+  const int n = p.n;
+  const int cols = p.mode == SmallLuMode::inverse ? n : p.nrhs;
+  const bool solves = p.mode == SmallLuMode::solve || p.mode == SmallLuMode::inverse;
+  const bool row = lane < n;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (std::int64_t mat = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+       mat < p.batch; mat += warps) {
+    const T* A = reinterpret_cast<const T*>(p.a) + mat * p.a_batch;
+    const T* B = reinterpret_cast<const T*>(p.b) + mat * p.b_batch;
+    T a[W], b[W];
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+      a[j] = row && j < n ? A[lane * p.a_row + j * p.a_col] : T(0);
+      if (p.mode == SmallLuMode::solve) {
+        b[j] = row && j < cols ? B[lane * p.b_row + j * p.b_col] : T(0);
+      } else {
+        b[j] = p.mode == SmallLuMode::inverse && j == lane && row ? T(1) : T(0);
+      }
+    }
+    unsigned rest = n == W ? kFull : (1u << n) - 1u;
+    int mine = W;  // the step at which this lane's row became the pivot row
+    T diag = T(1);
+    int inversions = 0;
+    bool singular = false;
+    for (int k = 0; k < n; ++k) {
+      // NaN counts as the largest, so that every step takes a row not yet a pivot, and the NaN
+      // spreads as LAPACK's would. The butterfly's order is total: every lane ends on the same.
+      const R mag = abs1(a[0]);
+      R v = (rest >> lane) & 1u ? (mag != mag ? R(INFINITY) : mag) : R(-1);
+      int piv = lane;
+#pragma unroll
+      for (int off = 16; off > 0; off /= 2) {
+        const R ov = __shfl_xor_sync(kFull, v, off);
+        const int op = __shfl_xor_sync(kFull, piv, off);
+        if (ov > v || (ov == v && op < piv)) {
+          v = ov;
+          piv = op;
+        }
+      }
+      inversions += __popc(rest & ((1u << piv) - 1u));
+      rest &= ~(1u << piv);
+      const T pivot = shfl(a[0], piv, W);
+      const bool zero = is_zero(pivot);
+      singular |= zero;
+      if (lane == piv) {
+        mine = k;
+        diag = pivot;
+      }
+      // A zero pivot (a singular matrix, reported) leaves the other rows as they are.
+      const bool elim = !zero && ((rest >> lane) & 1u);
+      const T m = elim ? mul(a[0], recip(pivot)) : T(0);
+      T mine_u = pivot;  // U(k, k + lane)
+#pragma unroll
+      for (int j = 1; j < W; ++j) {
+        if (j < n - k) {
+          const T u = shfl(a[j], piv, W);
+          if (lane == j) mine_u = u;
+          a[j - 1] = elim ? mulsub(a[j], m, u) : a[j];
+        }
+      }
+      if (k + lane < n) u_rows[k][k + lane] = mine_u;
+      if (solves) {
+#pragma unroll
+        for (int c = 0; c < W; ++c) {
+          if (c < cols) {
+            const T u = shfl(b[c], piv, W);
+            if (elim) b[c] = mulsub(b[c], m, u);
+          }
+        }
+      }
+    }
+    __syncwarp();
+    if (solves) {
+      for (int k = n - 1; k >= 0; --k) {
+        const int owner = __ffs(__ballot_sync(kFull, mine == k)) - 1;
+        if (lane == owner) {
+          const T r = is_zero(diag) ? T(0) : recip(diag);
+#pragma unroll
+          for (int c = 0; c < W; ++c) {
+            if (c < cols) b[c] = mul(b[c], r);
+          }
+        }
+        const T ukk = mine < k ? u_rows[mine][k] : T(0);  // U(mine, k)
+#pragma unroll
+        for (int c = 0; c < W; ++c) {
+          if (c < cols) {
+            const T x = shfl(b[c], owner, W);
+            if (mine < k) b[c] = mulsub(b[c], ukk, x);
+          }
+        }
+      }
+      if (row && mine < n) {
+        T* X =
+            reinterpret_cast<T*>(p.out0) + mat * n * cols + static_cast<std::int64_t>(mine) * cols;
+#pragma unroll
+        for (int c = 0; c < W; ++c) {
+          if (c < cols) X[c] = b[c];
+        }
+      }
+      if (singular && lane == 0) atomicMax(p.info, 1);
+    } else {
+      // det A = (-1)^inversions * prod U_kk, as sign and log|det|, NumPy's way.
+      const bool z = is_zero(diag);
+      R logabs = z ? -INFINITY : log(absolute(diag));
+      T sign = z ? T(0) : unit(diag);
+#pragma unroll
+      for (int off = 16; off > 0; off /= 2) {
+        logabs += __shfl_xor_sync(kFull, logabs, off);
+        sign *= __shfl_xor_sync(kFull, sign, off);
+      }
+      if (inversions & 1) sign = -sign;
+      if (lane == 0) {
+        if (p.mode == SmallLuMode::slogdet) {
+          reinterpret_cast<T*>(p.out0)[mat] = sign;
+          reinterpret_cast<R*>(p.out1)[mat] = logabs;
+        } else {
+          reinterpret_cast<T*>(p.out0)[mat] = sign * T(exp(logabs));
+        }
+      }
+    }
+    __syncwarp();  // the next matrix's steps overwrite u_rows
+  }
+}
+
 template <class T>
 void small_lu_width(const SmallLu& p, Stream stream) {
   const int need = std::max(p.n, p.mode == SmallLuMode::solve ? p.nrhs : 0);
@@ -275,7 +409,13 @@ void small_lu_width(const SmallLu& p, Stream stream) {
   if (need <= 8) return launch_small_lu<T, 8>(p, stream);
   if (need <= 16) return launch_small_lu<T, 16>(p, stream);
   if constexpr (small_lu_max(dtype_of_v<T>) == 32) {
-    if (need <= 32) return launch_small_lu<T, 32>(p, stream);
+    if (need <= 32) {
+      constexpr int kThreads = 128;
+      lu32_kernel<T>
+          <<<grid_for(p.batch, kThreads / 32), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p);
+      NUMCU_CUDA_TRY(cudaGetLastError(), "numcu.linalg: small LU launch");
+      return;
+    }
   }
   throw_value_error("numcu.linalg: order " + std::to_string(need) + " is over small_lu's largest");
 }

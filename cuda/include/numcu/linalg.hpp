@@ -16,14 +16,14 @@ namespace numcu {
 
 namespace linalg {
 
-// The largest order small_lu takes: 32, one warp a matrix, for float32 and float64; 16 (two
-// matrices a warp) for complex64 and complex128, whose 32 columns of A and of B would take 128
-// and 256 registers a lane. Orders above it go, in stacks, to cuBLAS's batched LU
-// (getrfBatched, getrsBatched, getriBatched) up to 128; a single matrix to cuSOLVER.
-//
-// Order 32 is small because the kernel's steps are constants there (linalg_small.cu): a 2^16
-// stack of 32 x 32 float32 solves took 3.68 ms with the steps as a loop, against 1.69 ms in
-// cuBLAS's batched routines (H200, bench_linalg_fft.py --quick); unrolled, see the README.
+// The largest order small_lu takes: 32 for float32 and float64, 16 for complex64 and
+// complex128. Orders up to 16 take small_lu_kernel (linalg_small.cu: a group of 4, 8 or 16
+// lanes a matrix, a column a lane); real orders 17 to 32 take lu32_kernel (a warp a matrix, a
+// row a lane), which the complex dtypes would need 128 and 256 registers a lane for. Orders
+// above go, in stacks, to cuBLAS's batched LU (getrfBatched, getrsBatched, getriBatched) up
+// to 128; a single matrix to cuSOLVER. small_lu_kernel widened to 32 lanes was slower than
+// cuBLAS there (H200, a 2^16 stack of 32 x 32 float32, bench_linalg_fft.py --quick: solve
+// 3.68 ms with its steps as a loop, 2.02 ms unrolled, against cuBLAS's 1.72 ms).
 constexpr int small_lu_max(DType dtype) { return dtype_kind(dtype) == 'c' ? 16 : 32; }
 
 // Whether small_lu takes matrices of order `n` of a dtype (float32, float64, complex64 or
