@@ -15,8 +15,12 @@ Cases
   Cholesky and QR (reduced) of 8192^2, eigh and SVD of 4096^2 (numcu's SVD with both of its
   cuSOLVER drivers, gesvdj, the default, and gesvd). Each call synchronised, the median of
   `repeats` (1 for eigh and SVD with --quick), after a warm-up at a small size that loads the
-  libraries and makes their handles. numcu's solve waits for the GPU once per call to raise
-  LinAlgError for a singular matrix, as PyTorch's does.
+  libraries and makes their handles, then one untimed call at the timed size: CUDA loads a
+  library's kernels at their first use, and where two libraries share one cuSOLVER, the
+  library timed first would otherwise pay for the others (numcu's first float32 eigh of
+  4096^2 took 271.7 ms, CuPy's and PyTorch's after it 88.2 and 88.0, on an H200). numcu's
+  solve waits for the GPU once per call to raise LinAlgError for a singular matrix, as
+  PyTorch's does.
 - Batched small matrices: solve (one right-hand side) and inv of 2^16 matrices of 3 x 3 and of
   32 x 32, float32, back to back.
 - The plan cache's hit cost: numcu.fft.fft of 64 complex64 back to back, against cuFFT's own
@@ -159,6 +163,7 @@ def main(argv=None) -> int:
             shared = tuple(share(b, a) for a in args)
             small = tuple(share(b, a) for a in warm)
             fn(*small)  # libraries loaded, handles made, at a small size
+            fn(*shared)  # the kernels of the timed size loaded
             b.synchronize()
             seconds[name] = synchronised(
                 lambda fn=fn, shared=shared: fn(*shared), b.synchronize, repeats
