@@ -43,6 +43,11 @@ from numcu import _load
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_TREE = (ROOT / "CMakeLists.txt").exists() and (ROOT / ".ci" / "numcu_backend.py").exists()
 needs_source = pytest.mark.skipif(not SOURCE_TREE, reason="needs numcu's source tree")
+HAS_NVCC = bool(shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"))
+needs_nvcc_and_ninja = pytest.mark.skipif(
+    not (SOURCE_TREE and HAS_NVCC and shutil.which("ninja")),
+    reason="needs numcu's source tree, nvcc and ninja",
+)
 INFO = numcu.build_info()
 
 
@@ -304,12 +309,8 @@ def test_configure_without_a_cpp_compiler_says_what_to_install(tmp_path):
     assert "apt install g++" in text and "Nothing was installed" in text
 
 
-@needs_source
+@needs_nvcc_and_ninja
 def test_configure_refuses_an_architecture_nvcc_does_not_know(tmp_path):
-    if shutil.which("ninja") is None or not (
-        shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
-    ):
-        pytest.skip("no nvcc or ninja")
     done = configure(tmp_path, {"NUMCU_CUDA_ARCHITECTURES": "90;35-real"})
     assert done.returncode != 0
     text = " ".join((done.stdout + done.stderr).split())
@@ -318,12 +319,8 @@ def test_configure_refuses_an_architecture_nvcc_does_not_know(tmp_path):
     assert not (tmp_path / "build" / "build.ninja").exists()
 
 
-@needs_source
+@needs_nvcc_and_ninja
 def test_configure_refuses_an_unknown_fatbin_compression(tmp_path):
-    if shutil.which("ninja") is None or not (
-        shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
-    ):
-        pytest.skip("no nvcc or ninja")
     done = configure(tmp_path, {}, "-DNUMCU_FATBIN_COMPRESSION=speed")
     assert done.returncode != 0
     text = " ".join((done.stdout + done.stderr).split())
