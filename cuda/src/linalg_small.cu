@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "numcu/cuda_check.hpp"
 #include "numcu/linalg.hpp"
@@ -259,42 +260,145 @@ void launch_small_lu(const SmallLu& p, Stream stream) {
 
 // Order 17 to 32, real dtypes: one warp a matrix, lane i holding ROW i of A and of B (of the
 // identity, for the inverse) in registers, where small_lu_kernel holds columns. A step's pivot
-// is a warp's argmax (the largest |a| in the step's column among the rows not yet pivots, the
-// lowest lane on a tie), and its row swap costs nothing: the pivot row stays in its lane, which
-// records the step (`mine`), and the rows not yet pivots (`rest`, a bit a lane, the same in
-// every lane) are eliminated against it. Each step shifts every row's registers one place
-// left, so the step's column is always a[0] and every register index is a constant while the
-// steps stay a loop (unrolled, they took ptxas a minute an architecture). The shift moves U's
-// rows out of the registers, so each step leaves its pivot row in shared memory: lane l keeps
-// U(k, k + l). Back substitution takes the steps in reverse, each x_k from the lane that holds
-// row k of B. The row permutation's sign, for det and slogdet, counts its inversions: at each
-// step, the rows not yet pivots in lanes below the pivot's. Complex dtypes stop at 16
-// (linalg::small_lu_max).
-template <class T>
+// is the warp's largest |a| in the step's column among the rows not yet pivots (the lowest lane
+// on a tie; NaN counts as the largest, so that it spreads as LAPACK's would), found with one
+// reduction instruction (sm_80 on) and a ballot. Its row swap costs nothing: the pivot row stays
+// in its lane, which records the step (`mine`), and the rows not yet pivots (`rest`, a bit a
+// lane) are eliminated against it. The pivot lane writes its row to shared memory in 16-byte
+// stores and every lane reads it back in 16-byte broadcasts: 8 + 8 instructions a step where a
+// shuffle an element took 31, and the written rows are U for the back substitution. Each step
+// shifts every row's registers one place left, so the step's column is always a[0] and every
+// register index is a constant while the steps stay a loop (unrolled, they took ptxas a minute
+// an architecture); the registers past a row's end are left to hold what they hold, unread.
+// C is the number of B's columns held (1, or 32 for more and for the inverse). A dense matrix
+// is read through shared memory, the warp's loads coalesced; X is written the same way.
+// The row permutation's sign, for det and slogdet, counts its inversions: at each step, the rows
+// not yet pivots in lanes below the pivot's. Complex dtypes stop at 16 (linalg::small_lu_max).
+constexpr int kRow = 36;  // a shared row's stride: 16-byte aligned, and a column's reads spread
+
+template <class T, int N>
+__device__ __forceinline__ void store_row(T* dst, const T (&v)[N]) {
+  if constexpr (std::is_same_v<T, float> && N % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 4) {
+      *reinterpret_cast<float4*>(dst + i) = make_float4(v[i], v[i + 1], v[i + 2], v[i + 3]);
+    }
+  } else if constexpr (std::is_same_v<T, double> && N % 2 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      *reinterpret_cast<double2*>(dst + i) = make_double2(v[i], v[i + 1]);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) dst[i] = v[i];
+  }
+}
+template <class T, int N>
+__device__ __forceinline__ void load_row(const T* src, T (&v)[N]) {
+  if constexpr (std::is_same_v<T, float> && N % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 4) {
+      const float4 q = *reinterpret_cast<const float4*>(src + i);
+      v[i] = q.x;
+      v[i + 1] = q.y;
+      v[i + 2] = q.z;
+      v[i + 3] = q.w;
+    }
+  } else if constexpr (std::is_same_v<T, double> && N % 2 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      const double2 q = *reinterpret_cast<const double2*>(src + i);
+      v[i] = q.x;
+      v[i + 1] = q.y;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) v[i] = src[i];
+  }
+}
+
+__device__ __forceinline__ unsigned warp_max(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(kFull, v);
+#else
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) v = max(v, __shfl_xor_sync(kFull, v, off));
+  return v;
+#endif
+}
+// The lowest lane holding the warp's largest key (a float's or a double's bits + 1, which order
+// as the non-negative numbers do).
+__device__ __forceinline__ int lowest_argmax(unsigned key) {
+  return __ffs(__ballot_sync(kFull, key == warp_max(key))) - 1;
+}
+__device__ __forceinline__ int lowest_argmax(unsigned long long key) {
+  const unsigned hi = static_cast<unsigned>(key >> 32), lo = static_cast<unsigned>(key);
+  const bool top = hi == warp_max(hi);
+  const unsigned lo_top = warp_max(top ? lo : 0u);
+  return __ffs(__ballot_sync(kFull, top && lo == lo_top)) - 1;
+}
+__device__ __forceinline__ unsigned pivot_key(float mag) { return __float_as_uint(mag) + 1u; }
+__device__ __forceinline__ unsigned long long pivot_key(double mag) {
+  return static_cast<unsigned long long>(__double_as_longlong(mag)) + 1ull;
+}
+
+// Lane l of the warp walks a dense block of `count` elements, `cols` a row, l + 32 q at a time:
+// f(e, row, col) for each.
+template <class F>
+__device__ __forceinline__ void dense_walk(int lane, int count, int cols, F f) {
+  int row = lane / cols, col = lane % cols;
+  const int drow = 32 / cols, dcol = 32 % cols;
+  for (int e = lane; e < count; e += 32) {
+    f(e, row, col);
+    row += drow;
+    col += dcol;
+    if (col >= cols) {
+      col -= cols;
+      ++row;
+    }
+  }
+}
+
+template <class T, int C>
 __global__ void __launch_bounds__(128) lu32_kernel(const SmallLu p) {
   using R = real_t<T>;
   constexpr int W = 32;
-  constexpr int kWarps = 4;              // 128 threads
-  __shared__ T upper[kWarps][W][W + 1];  // U's rows; + 1: a column's lanes hit distinct banks
+  constexpr int kWarps = 4;  // 128 threads
+  // A warp's rows: A staged for the registers, then U (rows[k][j] = U(k, k + j)), then X staged
+  // for the global memory. And the pivot's B row, one buffer for even steps and one for odd.
+  __shared__ __align__(16) T rows_of[kWarps][W][kRow];
+  __shared__ __align__(16) T brows_of[kWarps][2][C];
   const int lane = static_cast<int>(threadIdx.x & 31);
-  T(*u_rows)[W + 1] = upper[threadIdx.x >> 5];
+  T(*rows)[kRow] = rows_of[threadIdx.x >> 5];
+  T(*brows)[C] = brows_of[threadIdx.x >> 5];
   const int n = p.n;
   const int cols = p.mode == SmallLuMode::inverse ? n : p.nrhs;
   const bool solves = p.mode == SmallLuMode::solve || p.mode == SmallLuMode::inverse;
+  const bool dense = p.a_col == 1 && p.a_row == n;
   const bool row = lane < n;
   const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   for (std::int64_t mat = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
        mat < p.batch; mat += warps) {
     const T* A = reinterpret_cast<const T*>(p.a) + mat * p.a_batch;
     const T* B = reinterpret_cast<const T*>(p.b) + mat * p.b_batch;
-    T a[W], b[W];
+    T a[W], b[C];
+    if (dense) {
+      dense_walk(lane, n * n, n, [&](int e, int i, int j) { rows[i][j] = A[e]; });
+      __syncwarp();
+      load_row(rows[lane], a);
 #pragma unroll
-    for (int j = 0; j < W; ++j) {
-      a[j] = row && j < n ? A[lane * p.a_row + j * p.a_col] : T(0);
+      for (int j = 0; j < W; ++j) a[j] = row && j < n ? a[j] : T(0);
+      __syncwarp();  // the steps overwrite the rows
+    } else {
+#pragma unroll
+      for (int j = 0; j < W; ++j) a[j] = row && j < n ? A[lane * p.a_row + j * p.a_col] : T(0);
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
       if (p.mode == SmallLuMode::solve) {
-        b[j] = row && j < cols ? B[lane * p.b_row + j * p.b_col] : T(0);
+        b[c] = row && c < cols ? B[lane * p.b_row + c * p.b_col] : T(0);
       } else {
-        b[j] = p.mode == SmallLuMode::inverse && j == lane && row ? T(1) : T(0);
+        b[c] = p.mode == SmallLuMode::inverse && c == lane && row ? T(1) : T(0);
       }
     }
     unsigned rest = n == W ? kFull : (1u << n) - 1u;
@@ -303,79 +407,68 @@ __global__ void __launch_bounds__(128) lu32_kernel(const SmallLu p) {
     int inversions = 0;
     bool singular = false;
     for (int k = 0; k < n; ++k) {
-      // NaN counts as the largest, so that every step takes a row not yet a pivot, and the NaN
-      // spreads as LAPACK's would. The butterfly's order is total: every lane ends on the same.
       const R mag = abs1(a[0]);
-      R v = (rest >> lane) & 1u ? (mag != mag ? R(INFINITY) : mag) : R(-1);
-      int piv = lane;
-#pragma unroll
-      for (int off = 16; off > 0; off /= 2) {
-        const R ov = __shfl_xor_sync(kFull, v, off);
-        const int op = __shfl_xor_sync(kFull, piv, off);
-        if (ov > v || (ov == v && op < piv)) {
-          v = ov;
-          piv = op;
-        }
-      }
+      const int piv = lowest_argmax((rest >> lane) & 1u ? pivot_key(mag != mag ? R(INFINITY) : mag)
+                                                        : decltype(pivot_key(mag))(0));
       inversions += __popc(rest & ((1u << piv) - 1u));
       rest &= ~(1u << piv);
-      const T pivot = shfl(a[0], piv, W);
-      const bool zero = is_zero(pivot);
-      singular |= zero;
       if (lane == piv) {
         mine = k;
-        diag = pivot;
+        diag = a[0];
+        store_row(rows[k], a);
+        if (solves) store_row(brows[k & 1], b);
       }
-      // A zero pivot (a singular matrix, reported) leaves the other rows as they are.
-      const bool elim = !zero && ((rest >> lane) & 1u);
-      const T m = elim ? mul(a[0], recip(pivot)) : T(0);
-      T mine_u = pivot;  // U(k, k + lane)
+      __syncwarp();
+      const T pivot = rows[k][0];
+      const bool zero = is_zero(pivot);
+      singular |= zero;
+      if (!zero) {
+        // Rows already pivots, and the lanes past n, take m = 0: their registers are no longer
+        // read, but B's rows are, so B's update is a select.
+        const bool elim = (rest >> lane) & 1u;
+        const T m = elim ? mul(a[0], recip(pivot)) : T(0);
+        T u[W];
+        load_row(rows[k], u);
 #pragma unroll
-      for (int j = 1; j < W; ++j) {
-        if (j < n - k) {
-          const T u = shfl(a[j], piv, W);
-          if (lane == j) mine_u = u;
-          a[j - 1] = elim ? mulsub(a[j], m, u) : a[j];
-        }
-      }
-      if (k + lane < n) u_rows[k][k + lane] = mine_u;
-      if (solves) {
+        for (int j = 1; j < W; ++j) a[j - 1] = mulsub(a[j], m, u[j]);
+        if (solves) {
+          T v[C];
+          load_row(brows[k & 1], v);
 #pragma unroll
-        for (int c = 0; c < W; ++c) {
-          if (c < cols) {
-            const T u = shfl(b[c], piv, W);
-            if (elim) b[c] = mulsub(b[c], m, u);
-          }
+          for (int c = 0; c < C; ++c) b[c] = elim ? mulsub(b[c], m, v[c]) : b[c];
         }
+      } else {
+        // A zero pivot (a singular matrix, reported) leaves the other rows as they are.
+#pragma unroll
+        for (int j = 1; j < W; ++j) a[j - 1] = a[j];
       }
     }
     __syncwarp();
     if (solves) {
+      const T r = is_zero(diag) ? T(0) : recip(diag);
       for (int k = n - 1; k >= 0; --k) {
-        const int owner = __ffs(__ballot_sync(kFull, mine == k)) - 1;
-        if (lane == owner) {
-          const T r = is_zero(diag) ? T(0) : recip(diag);
+        if (mine == k) {
 #pragma unroll
-          for (int c = 0; c < W; ++c) {
-            if (c < cols) b[c] = mul(b[c], r);
-          }
+          for (int c = 0; c < C; ++c) b[c] = mul(b[c], r);
+          store_row(brows[k & 1], b);
         }
-        const T ukk = mine < k ? u_rows[mine][k] : T(0);  // U(mine, k)
+        __syncwarp();
+        if (mine < k) {
+          const T ukk = rows[mine][k - mine];  // U(mine, k)
+          T x[C];
+          load_row(brows[k & 1], x);
 #pragma unroll
-        for (int c = 0; c < W; ++c) {
-          if (c < cols) {
-            const T x = shfl(b[c], owner, W);
-            if (mine < k) b[c] = mulsub(b[c], ukk, x);
-          }
+          for (int c = 0; c < C; ++c) b[c] = mulsub(b[c], ukk, x[c]);
         }
       }
-      if (row && mine < n) {
-        T* X =
-            reinterpret_cast<T*>(p.out0) + mat * n * cols + static_cast<std::int64_t>(mine) * cols;
-#pragma unroll
-        for (int c = 0; c < W; ++c) {
-          if (c < cols) X[c] = b[c];
-        }
+      T* X = reinterpret_cast<T*>(p.out0) + mat * n * cols;
+      if constexpr (C == 1) {
+        if (row && mine < n) X[mine] = b[0];
+      } else {
+        __syncwarp();  // the rows' last reads before they take X
+        if (row && mine < n) store_row(rows[mine], b);
+        __syncwarp();
+        dense_walk(lane, n * cols, cols, [&](int e, int i, int j) { X[e] = rows[i][j]; });
       }
       if (singular && lane == 0) atomicMax(p.info, 1);
     } else {
@@ -398,8 +491,16 @@ __global__ void __launch_bounds__(128) lu32_kernel(const SmallLu p) {
         }
       }
     }
-    __syncwarp();  // the next matrix's steps overwrite u_rows
+    __syncwarp();  // the next matrix overwrites the rows
   }
+}
+
+template <class T, int C>
+void launch_lu32(const SmallLu& p, Stream stream) {
+  constexpr int kThreads = 128;
+  lu32_kernel<T, C>
+      <<<grid_for(p.batch, kThreads / 32), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p);
+  NUMCU_CUDA_TRY(cudaGetLastError(), "numcu.linalg: small LU launch");
 }
 
 template <class T>
@@ -410,11 +511,8 @@ void small_lu_width(const SmallLu& p, Stream stream) {
   if (need <= 16) return launch_small_lu<T, 16>(p, stream);
   if constexpr (small_lu_max(dtype_of_v<T>) == 32) {
     if (need <= 32) {
-      constexpr int kThreads = 128;
-      lu32_kernel<T>
-          <<<grid_for(p.batch, kThreads / 32), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p);
-      NUMCU_CUDA_TRY(cudaGetLastError(), "numcu.linalg: small LU launch");
-      return;
+      const bool one = p.mode != SmallLuMode::inverse && p.nrhs <= 1;
+      return one ? launch_lu32<T, 1>(p, stream) : launch_lu32<T, 32>(p, stream);
     }
   }
   throw_value_error("numcu.linalg: order " + std::to_string(need) + " is over small_lu's largest");
