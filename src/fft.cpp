@@ -12,8 +12,9 @@
 // axis order (C-contiguous where the axes are the last ones, in order). More than three axes, or
 // an axis repeated, take several passes, in NumPy's order.
 //
-// The cache's hit path, all in C++: a key of the plan's shape and layout, one hash lookup under
-// the cache's lock, cufftSetStream where the plan last ran on another stream, and cufftXtExec.
+// The cache's hit path, all in C++ with the GIL held: a key of the plan's shape and layout, one
+// hash lookup under the cache's lock (where another thread holds it, and on a miss, the GIL is
+// released first), cufftSetStream where the plan last ran on another stream, and cufftXtExec.
 // A plan holds its work area (from the stream-ordered pool); work on another stream is ordered
 // after the last use, with an event, as numcu orders arrays. Nothing here waits for the GPU.
 #include <pybind11/numpy.h>
@@ -354,8 +355,23 @@ void run_plan(FftLibrary& lib, Plan& plan, const Exec& ex, void* in, void* out, 
   }
 }
 
+// The cache's hit path, the GIL held: runs the cached plan for `key` where the cache's lock is
+// free and the plan is there, and says whether it did. Nothing here waits for the GIL or, the
+// GIL held, for the lock; a miss, or a lock another thread holds, goes to execute with the GIL
+// released.
+bool execute_cached(const PlanKey& key, const Exec& ex, void* in, void* out, int direction,
+                    const char* fname) {
+  PlanCache& cache = plan_cache(ex.device);
+  std::unique_lock<std::mutex> guard(cache.lock, std::try_to_lock);
+  if (!guard.owns_lock()) return false;
+  Plan* plan = cache.find(key);
+  if (plan == nullptr) return false;
+  run_plan(fft_library(), *plan, ex, in, out, direction, fname);
+  return true;
+}
+
 // Finds or makes the plan for `key` and runs it (the cache's lock held throughout: a plan is
-// one stream at a time).
+// one stream at a time), the GIL released.
 void execute(const PlanKey& key, const Exec& ex, void* in, void* out, int direction,
              const char* fname) {
   FftLibrary& lib = fft_library();
@@ -655,8 +671,10 @@ PassOut run_pass(Call& call, const ArrayView& x, const Pass& pass, bool single, 
     const int direction = pass.forward ? kCufftForward : kCufftInverse;
     char* src = in.data;
     char* dst = out.array.view().data;
-    py::gil_scoped_release release;
-    execute(key, ex, src, dst, direction, fname);
+    if (!execute_cached(key, ex, src, dst, direction, fname)) {
+      py::gil_scoped_release release;
+      execute(key, ex, src, dst, direction, fname);
+    }
 #endif
   }
   return out;
@@ -960,9 +978,11 @@ py::object exec_loop(py::handle x_obj, int repeats) {
     if (plan == nullptr && repeats > 1) {
       throw py::value_error(std::string(fname) + ": the plan cache is off");
     }
-    for (int i = 1; i < repeats; ++i) {
+    if (repeats > 1) {
       check_fft(lib.set_stream(plan->handle, static_cast<cudaStream_t>(ex.stream)), fname,
                 "cufftSetStream");
+    }
+    for (int i = 1; i < repeats; ++i) {
       check_fft(lib.exec(plan->handle, in.data, out.view().data, kCufftForward), fname,
                 "cufftXtExec");
     }

@@ -207,6 +207,35 @@ def test_small_device_blocks_come_back(rng):
     assert numcu.cuda.memory_info()["used_bytes"] == before
 
 
+@pytest.mark.gpu
+def test_a_small_block_waiting_to_be_freed_is_taken_back_only_when_nothing_holds_it(rng):
+    # An allocation of the size of a small block freed on the default stream takes that block
+    # back (the pool's own stream-ordered reuse, without asking CUDA); a block a view still holds
+    # is not free, and a block of another size is not taken.
+    a = random_array(rng, (1000,), np.float32)
+    x = numcu.asarray(a)
+    numcu.cuda.synchronize()  # the blocks waiting until now go back to the pool
+    y = numcu.multiply(x, 2.0)
+    view = y[10:20]
+    place = address(y)
+    del y
+    z = numcu.multiply(x, 3.0)  # y's block is held by the view
+    assert address(z) != place
+    np.testing.assert_array_equal(view.get(), a[10:20] * np.float32(2))
+    del view
+    w = numcu.multiply(x, 4.0)  # free now: taken back, after y's work in stream order
+    assert address(w) == place
+    del w
+    shorter = numcu.asarray(a[:999])
+    u = numcu.multiply(shorter, 5.0)  # another size: w's block stays where it waits
+    assert place not in (address(shorter), address(u))
+    v = numcu.multiply(x, 6.0)
+    assert address(v) == place
+    np.testing.assert_array_equal(z.get(), a * np.float32(3))
+    np.testing.assert_array_equal(u.get(), a[:999] * np.float32(5))
+    np.testing.assert_array_equal(v.get(), a * np.float32(6))
+
+
 # --------------------------------------------------------------------------------------------
 # Pinned memory
 # --------------------------------------------------------------------------------------------

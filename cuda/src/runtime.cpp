@@ -232,20 +232,6 @@ void activate(int device) {
   }
 }
 
-void* allocate(std::size_t bytes, int device, Stream stream) {
-  activate(device);
-  if (bytes == 0) return nullptr;
-  void* ptr = nullptr;
-  cudaError_t status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream));
-  if (status == cudaErrorMemoryAllocation) {
-    cudaGetLastError();
-    issue_deferred_frees();
-    status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream));
-  }
-  NUMCU_CUDA_TRY_ALLOC(status, "cudaMallocAsync", bytes);
-  return ptr;
-}
-
 namespace {
 // Runs `release` with `device` current and restores the caller's device after; skips it when
 // the runtime is shutting down (the driver reclaims everything then). Errors are dropped: a
@@ -274,13 +260,17 @@ void free_now(void* ptr, int device, Stream stream) noexcept {
 // each call ran at 3014 GB/s, and at 3038 GB/s without the frees; a batch of frees costs about
 // what one does. Only the legacy stream's frees wait: it lives as long as the process, and
 // every thread's work on it is one order, so a free issued later, from any thread, is still
-// after the work that used the memory. A failed allocation issues the waiting frees and tries
-// again; synchronisation and the pool's statistics issue them first.
+// after the work that used the memory. For the same reason an allocation of the same size on
+// the same device and stream takes a waiting block back, as the pool would hand it out again
+// (stream-ordered reuse), without a cudaMallocAsync and a cudaFreeAsync: a loop of small calls
+// then asks CUDA for nothing. A failed allocation issues the waiting frees and tries again;
+// synchronisation and the pool's statistics issue them first.
 constexpr std::size_t kDeferredBytes = std::size_t{64} << 10;
 constexpr int kDeferredFrees = 64;
 
 struct DeferredFree {
   void* ptr;
+  std::size_t bytes;
   int device;
 };
 
@@ -297,6 +287,31 @@ DeferredFrees& deferred() {
 }
 
 }  // namespace
+
+void* allocate(std::size_t bytes, int device, Stream stream) {
+  activate(device);
+  if (bytes == 0) return nullptr;
+  if (bytes <= kDeferredBytes && is_legacy_stream(stream)) {
+    DeferredFrees& d = deferred();
+    std::lock_guard<std::mutex> lock(d.mutex);
+    for (int i = d.count - 1; i >= 0; --i) {  // the latest first
+      if (d.waiting[i].bytes == bytes && d.waiting[i].device == device) {
+        void* ptr = d.waiting[i].ptr;
+        d.waiting[i] = d.waiting[--d.count];
+        return ptr;
+      }
+    }
+  }
+  void* ptr = nullptr;
+  cudaError_t status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream));
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    issue_deferred_frees();
+    status = cudaMallocAsync(&ptr, bytes, static_cast<cudaStream_t>(stream));
+  }
+  NUMCU_CUDA_TRY_ALLOC(status, "cudaMallocAsync", bytes);
+  return ptr;
+}
 
 void issue_deferred_frees() noexcept {
   DeferredFree batch[kDeferredFrees];
@@ -321,7 +336,7 @@ void deallocate(void* ptr, std::size_t bytes, int device, Stream stream) noexcep
   {
     DeferredFrees& d = deferred();
     std::lock_guard<std::mutex> lock(d.mutex);
-    d.waiting[d.count++] = DeferredFree{ptr, device};
+    d.waiting[d.count++] = DeferredFree{ptr, bytes, device};
     full = d.count == kDeferredFrees;
   }
   if (full) issue_deferred_frees();

@@ -47,7 +47,8 @@ class DeviceRestore {
 
 // Stream-ordered allocation from the device's default pool (cudaMallocAsync), and its return
 // (cudaFreeAsync on `stream`). Blocks of at most 64 KiB freed on the legacy default stream are
-// returned in batches (see runtime.cpp); issue_deferred_frees returns those waiting now.
+// returned in batches, and an allocation of the same size there takes one of them back (see
+// runtime.cpp); issue_deferred_frees returns those waiting now.
 void* allocate(std::size_t bytes, int device, Stream stream);
 void deallocate(void* ptr, std::size_t bytes, int device, Stream stream) noexcept;
 void issue_deferred_frees() noexcept;
