@@ -246,11 +246,12 @@ class PlanCache {
   }
   const std::list<std::unique_ptr<Plan>>& plans() const { return plans_; }
 
-  // The cached plan for `key` (moved to the front), or null.
-  Plan* find(const PlanKey& key) {
+  // The cached plan for `key` (moved to the front), or null: a miss, counted unless `tentative`
+  // (the GIL-held attempt, whose miss execute then finds and counts).
+  Plan* find(const PlanKey& key, bool tentative = false) {
     auto it = index_.find(key);
     if (it == index_.end()) {
-      ++misses_;
+      if (!tentative) ++misses_;
       return nullptr;
     }
     ++hits_;
@@ -364,7 +365,7 @@ bool execute_cached(const PlanKey& key, const Exec& ex, void* in, void* out, int
   PlanCache& cache = plan_cache(ex.device);
   std::unique_lock<std::mutex> guard(cache.lock, std::try_to_lock);
   if (!guard.owns_lock()) return false;
-  Plan* plan = cache.find(key);
+  Plan* plan = cache.find(key, true);
   if (plan == nullptr) return false;
   run_plan(fft_library(), *plan, ex, in, out, direction, fname);
   return true;
