@@ -5,8 +5,9 @@ Device arrays (numcu's, and CuPy's, PyTorch's or any other through ``__cuda_arra
 or DLPack) are worked on their GPU: decompositions, solves and determinants by cuSOLVER and
 cuBLAS, which numcu loads at first use from the CUDA toolkit or NVIDIA's wheels (``NUMCU_CUSOLVER``
 and ``NUMCU_CUBLAS`` name the libraries' paths), and LU work (solve, inv, det) on stacks of
-matrices of order up to 16 by numcu's own kernel, one launch per stack. Results are numcu
-arrays. Host data (NumPy arrays, lists) is NumPy's business: it goes to ``numpy.linalg`` itself.
+matrices of order up to 32 (16 for complex dtypes) by numcu's own kernel, one launch per
+stack. Results are numcu arrays. Host data (NumPy arrays, lists) is NumPy's business: it goes
+to ``numpy.linalg`` itself.
 
 Dtypes: float32, float64, complex64 and complex128; integers and bool promote to float64 as in
 NumPy; float16 raises TypeError, as NumPy's linalg does.
