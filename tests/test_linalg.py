@@ -121,6 +121,8 @@ SOLVE_SHAPES = [
     ((2, 1, 16, 16), (3, 16, 1)),  # width 16 (complex: the small kernel's largest); broadcast
     ((3, 32, 32), (3, 32, 2)),  # real: a warp a matrix (lu32); complex: cuBLAS's batched LU
     ((2, 20, 20), (2, 20, 20)),  # lu32 with fewer rows than lanes, as many rhs as rows
+    ((24, 24), (24,)),  # lu32, one matrix and a vector: B's one column (C = 1)
+    ((2, 5, 5), (2, 5, 20)),  # lu32 for the rhs' sake: order 5, 20 columns (C = 32)
     ((2, 17, 17), (2, 17, 33)),  # more right-hand sides than lu32 takes: cuBLAS
     ((33, 33), (33,)),  # cuSOLVER, one matrix
     ((3, 33, 33), (3, 33, 2)),  # cuBLAS's batched routines
