@@ -262,11 +262,12 @@ void launch_small_lu(const SmallLu& p, Stream stream) {
 // identity, for the inverse) in registers, where small_lu_kernel holds columns. A step's pivot
 // is the warp's largest |a| in the step's column among the rows not yet pivots (the lowest lane
 // on a tie; NaN counts as the largest, so that it spreads as LAPACK's would), found with one
-// reduction instruction (sm_80 on) and a ballot. Its row swap costs nothing: the pivot row stays
-// in its lane, which records the step (`mine`), and the rows not yet pivots (`rest`, a bit a
-// lane) are eliminated against it. The pivot lane writes its row to shared memory in 16-byte
-// stores and every lane reads it back in 16-byte broadcasts: 8 + 8 instructions a step where a
-// shuffle an element took 31, and the written rows are U for the back substitution. Each step
+// reduction instruction (two for float64; sm_80 on) and a ballot. Its row swap costs nothing: the
+// pivot row stays in its lane, which records the step (`mine`), and the rows not yet pivots
+// (`rest`, a bit a lane) are eliminated against it. The pivot lane writes its row to shared
+// memory in 16-byte stores and every lane reads it back in 16-byte broadcasts, after one
+// __syncwarp (float32: 8 + 8 instructions a step where a shuffle an element took 31), and the
+// written rows are U for the back substitution. Each step
 // shifts every row's registers one place left, so the step's column is always a[0] and every
 // register index is a constant while the steps stay a loop (unrolled, they took ptxas a minute
 // an architecture); the registers past a row's end are left to hold what they hold, unread.
