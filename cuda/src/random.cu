@@ -129,9 +129,15 @@ __global__ void __launch_bounds__(kThreads)
         store_values(dst + c0, v, kChunk);
       }
     } else {  // the last block, cut short
+      // Its values are indexed at run time, so their units live in local memory: a copy of
+      // its own, which keeps the whole blocks' units in registers (the compiler otherwise
+      // stores every block's units to the stack before it branches: 32 bytes a block).
+      U rest[kUnits];
+#pragma unroll
+      for (int k = 0; k < kUnits; ++k) rest[k] = units[k];
 #pragma unroll 1
       for (int k = 0; k < count; ++k) {
-        dst[k] = loop::block_value<F, T, U, V>(f, p, units, c, k, first + k);
+        dst[k] = loop::block_value<F, T, U, V>(f, p, rest, c, k, first + k);
       }
     }
     if (staged) {
