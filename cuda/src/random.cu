@@ -11,14 +11,15 @@
 #include "numcu/cuda_check.hpp"
 #include "numcu/distributions.hpp"
 #include "numcu/errors.hpp"
-#include "numcu/runtime.hpp"
 #include "random_loop.hpp"
-#include "reduce_layout.hpp"
 
 namespace numcu::random {
 namespace {
 
 constexpr int kThreads = 256;
+// At most this many thread blocks: each thread then makes several Philox blocks' values,
+// which spreads the per-thread set-up over more values.
+constexpr std::int64_t kMaxGrid = 4096;
 
 // out[0 .. count) = v[0 .. count), as 16-byte vectors when all N fit and out is aligned.
 template <class T, int N>
@@ -89,8 +90,9 @@ __global__ void __launch_bounds__(kThreads)
   // bytes a thread are stored directly: the trip through shared memory cost them 5-11% (H200).
   const std::int64_t whole = (p.n - p.head) / V;
   const bool stage_warps =
-      kStaged > 0 && (kStaged % 16 != 0 || kStaged > 32 ||
-                      (reinterpret_cast<std::uintptr_t>(out + p.head) & 15) != 0);
+      kStaged > 0 &&
+      (kStaged % 16 != 0 || kStaged > 32 ||
+       (reinterpret_cast<std::uintptr_t>(out + p.head) & 15) != 0);
   for (std::int64_t b = tid; b < p.blocks; b += stride) {
     U units[kUnits];
     const philox::Counter c = loop::block_units(p, b, units);
@@ -149,22 +151,9 @@ __global__ void __launch_bounds__(kThreads)
 
 template <class F, class T, class U, int V>
 void launch_variant(const Plan& p, void* out, cudaStream_t s) {
-  // At most one wave of thread blocks (as many as the device holds at once, its registers
-  // deciding): each thread then makes the values of several Philox blocks, and no partly filled
-  // last wave is left (a grid of 4096 blocks took 3% longer than one or two whole waves in a
-  // Philox kernel on an H200).
-  static const int resident = [] {
-    int blocks = 0;
-    NUMCU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, random_kernel<F, T, U, V>,
-                                                                 kThreads, 0),
-                   "random kernel occupancy");
-    return std::max(blocks, 1);
-  }();
-  const std::int64_t wave =
-      std::int64_t{resident} * kernels::multiprocessor_count(cuda::current_device());
   const std::int64_t work = std::max<std::int64_t>(p.blocks, p.head);
-  const auto grid =
-      static_cast<unsigned>(std::clamp<std::int64_t>((work + kThreads - 1) / kThreads, 1, wave));
+  const auto grid = static_cast<unsigned>(
+      std::clamp<std::int64_t>((work + kThreads - 1) / kThreads, 1, kMaxGrid));
   random_kernel<F, T, U, V><<<grid, kThreads, 0, s>>>(static_cast<T*>(out), p);
   NUMCU_CUDA_TRY(cudaGetLastError(), "random kernel launch");
 }
