@@ -267,10 +267,10 @@ void launch_small_lu(const SmallLu& p, Stream stream) {
 // (`rest`, a bit a lane) are eliminated against it. The pivot lane writes its row to shared
 // memory in 16-byte stores and every lane reads it back in 16-byte broadcasts, after one
 // __syncwarp (float32: 8 + 8 instructions a step where a shuffle an element took 31), and the
-// written rows are U for the back substitution. Each step
-// shifts every row's registers one place left, so the step's column is always a[0] and every
-// register index is a constant while the steps stay a loop (unrolled, they took ptxas a minute
-// an architecture); the registers past a row's end are left to hold what they hold, unread.
+// written rows are U for the back substitution. Each step shifts every row's registers one
+// place left, so the step's column is always a[0] and every register index is a constant while
+// the steps stay a loop (unrolled, they took ptxas a minute an architecture); the registers past
+// a row's end are left to hold what they hold, unread.
 // C is the number of B's columns held (1, or 32 for more and for the inverse). A dense matrix
 // is read through shared memory, the warp's loads coalesced; X is written the same way.
 // The row permutation's sign, for det and slogdet, counts its inversions: at each step, the rows
