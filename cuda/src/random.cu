@@ -90,9 +90,8 @@ __global__ void __launch_bounds__(kThreads)
   // bytes a thread are stored directly: the trip through shared memory cost them 5-11% (H200).
   const std::int64_t whole = (p.n - p.head) / V;
   const bool stage_warps =
-      kStaged > 0 &&
-      (kStaged % 16 != 0 || kStaged > 32 ||
-       (reinterpret_cast<std::uintptr_t>(out + p.head) & 15) != 0);
+      kStaged > 0 && (kStaged % 16 != 0 || kStaged > 32 ||
+                      (reinterpret_cast<std::uintptr_t>(out + p.head) & 15) != 0);
   for (std::int64_t b = tid; b < p.blocks; b += stride) {
     U units[kUnits];
     const philox::Counter c = loop::block_units(p, b, units);
