@@ -135,6 +135,41 @@ def test_raw_words_are_numpys(seed, device):
     assert same_state(g.bit_generator.state, bits.state)
 
 
+# Counters of every word. The kernels take a shortcut where a call's blocks share all but the low
+# 32 bits of their counter (the others the same in every block); the calls that cross a multiple
+# of 2^32 blocks (and the one carrying into the counter's second word) take the general path.
+LARGE_COUNTERS = {
+    "just-below-2^32": [2**32 - 2000, 0, 0, 0],
+    "crosses-2^32": [2**32 - 300, 0, 0, 0],
+    "at-2^32": [2**32, 0, 0, 0],
+    "carries-into-word-1": [2**64 - 300, 0, 0, 0],
+    "word-2-set": [12, 0, 5, 0],
+    "word-3-set": [2**40, 2**63, 0, 1],
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("counter", list(LARGE_COUNTERS))
+def test_large_counters_give_numpys_values(counter, device):
+    def bits():
+        return np.random.Philox(
+            counter=np.array(LARGE_COUNTERS[counter], dtype=np.uint64),
+            key=np.array([0x1234567, 2**63 + 99], dtype=np.uint64),
+        )
+
+    expected_g, g = np.random.Generator(bits()), nr.Generator(bits())
+    for dtype in (np.float32, np.float64, np.float32):
+        expected = expected_g.random(3001, dtype=dtype)
+
+        got = draw(g, "random", 3001, device, dtype=dtype)
+
+        np.testing.assert_array_equal(got, expected)
+    expected = expected_g.integers(0, 2**64, 2001, dtype=np.uint64)
+    got = draw(g, "integers", 2001, device, low=0, high=2**64, dtype=np.uint64)
+    np.testing.assert_array_equal(got, expected)
+    assert same_state(g.bit_generator.state, expected_g.bit_generator.state)
+
+
 # ------------------------------------------------------------------------------------------------
 # NumPy's values and NumPy's state
 

@@ -92,9 +92,11 @@ __global__ void __launch_bounds__(kThreads)
   const bool stage_warps =
       kStaged > 0 && (kStaged % 16 != 0 || kStaged > 32 ||
                       (reinterpret_cast<std::uintptr_t>(out + p.head) & 15) != 0);
+  const bool shared_high = loop::counters_share_high_words(p);
   for (std::int64_t b = tid; b < p.blocks; b += stride) {
     U units[kUnits];
-    const philox::Counter c = loop::block_units(p, b, units);
+    const philox::Counter c =
+        shared_high ? loop::block_units_shared_high(p, b, units) : loop::block_units(p, b, units);
     const std::int64_t first = p.head + b * V;
     const int count = static_cast<int>(std::min<std::int64_t>(V, p.n - first));
     // Uniform across the warp (b - lane is its first block); every lane is then in the loop.
