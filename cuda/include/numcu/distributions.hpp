@@ -159,15 +159,25 @@ struct Plan {
 // ---------------------------------------------------------------------------------------------
 // Units into numbers.
 
-// NumPy's next_double: (w >> 11) * 2^-53, built from the bits (exact, and cheap everywhere).
+// NumPy's next_double: (w >> 11) * 2^-53, exact either way. The CPU builds it from the bits (x86's
+// vector units below AVX-512 have no conversion from 64-bit integers); a GPU converts and scales:
+// 2 instructions against 7, and the conversion runs beside the arithmetic.
 NUMCU_HD NUMCU_FORCEINLINE double uniform53(std::uint64_t w) {
   const std::uint64_t m = w >> 11;
+#if defined(__CUDA_ARCH__)
+  return __ull2double_rn(m) * 0x1p-53;
+#else
   return (rmath::as_double(0x3FF0000000000000ull | (m >> 1)) - 1.0) + ((m & 1) ? 0x1p-53 : 0.0);
+#endif
 }
-// NumPy's next_float: (h >> 8) * 2^-24.
+// NumPy's next_float: (h >> 8) * 2^-24, exact either way (as uniform53).
 NUMCU_HD NUMCU_FORCEINLINE float uniform24(std::uint32_t h) {
   const std::uint32_t m = h >> 8;
+#if defined(__CUDA_ARCH__)
+  return __uint2float_rn(m) * 0x1p-24f;
+#else
   return (rmath::as_float(0x3F800000u | (m >> 1)) - 1.0f) + ((m & 1) ? 0x1p-24f : 0.0f);
+#endif
 }
 // NumPy's uniform of a T from one unit: next_float of a half for float32, else next_double of a
 // word (HalvesForFloat32's units).
