@@ -180,9 +180,9 @@ NUMCU_HD NUMCU_FORCEINLINE philox::Counter block_units(const Plan& p, std::int64
 // of their first word only: then the rest of the counter is the same in every block, and so are
 // the first round's second product and the second round's first product (they multiply the
 // counter's third word, and the first round key xored with the counter's second word): the
-// kernels make those once, not in every block. 2 of the 20 products of 64-bit words; every call
-// but those whose blocks cross a multiple of 2^32 (one call in 256 of 2^24 blocks, or
-// 2^27 float32 values).
+// kernels (random.cu says which) make those once, not in every block. 2 of the 20 products of
+// 64-bit words; every call but those whose blocks cross a multiple of 2^32 (one call in 256 of 2^24
+// blocks, or 2^27 float32 values).
 NUMCU_HD NUMCU_FORCEINLINE bool counters_share_high_words(const Plan& p) {
   return static_cast<std::uint64_t>(p.blocks) <=
          0xffffffffull - (p.stream.counter.v[0] & 0xffffffffull);
