@@ -149,6 +149,11 @@ def test_the_normal_table_is_the_normal_distribution_function():
     np.testing.assert_allclose(normal_cdf(t), exact, rtol=0, atol=2e-9)
 
 
+def report(line):
+    """A statistic's value, printed: `pytest -rP tests/test_random_stats.py` lists every test's."""
+    print(line)
+
+
 def ks_pvalue(x, cdf):
     """The asymptotic p-value of the Kolmogorov-Smirnov statistic of `x` against `cdf` (one
     sorted copy, the distribution function evaluated once, vectorised)."""
@@ -157,9 +162,9 @@ def ks_pvalue(x, cdf):
     steps = np.arange(n + 1, dtype=np.float64) / n
     d = max(float(np.max(steps[1:] - f)), float(np.max(f - steps[:-1])))
     lam = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
-    return min(
-        1.0, 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * lam * lam) for k in range(1, 101))
-    )
+    p = min(1.0, 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * lam * lam) for k in range(1, 101)))
+    report(f"KS n={n}: D={d:.3g}, p={p:.3g}")
+    return p
 
 
 def chisquare_pvalue(observed, expected, fitted=0):
@@ -167,7 +172,9 @@ def chisquare_pvalue(observed, expected, fitted=0):
     observed, expected = _merge(np.asarray(observed, float), np.asarray(expected, float))
     stat = float(np.sum((observed - expected) ** 2 / expected))
     dof = observed.size - 1 - fitted
-    return 1.0 - gammainc_lower(dof / 2, stat / 2)
+    p = 1.0 - gammainc_lower(dof / 2, stat / 2)
+    report(f"chi-square n={int(observed.sum())}: {stat:.4g} on {dof} dof, p={p:.3g}")
+    return p
 
 
 def _merge(observed, expected):
@@ -212,6 +219,7 @@ def moments_ok(x, mean, var):
     squares = centered * centered
     m4 = float(np.dot(squares, squares)) / n
     z_var = (float(np.mean(squares)) - var) / math.sqrt(max(m4 - var * var, 1e-300) / n)
+    report(f"moments n={n}: z of the mean {z_mean:.3g}, of the variance {z_var:.3g}")
     return abs(z_mean) < Z_LIMIT and abs(z_var) < Z_LIMIT, (z_mean, z_var)
 
 

@@ -92,8 +92,8 @@ __global__ void __launch_bounds__(kThreads)
   const bool stage_warps =
       kStaged > 0 && (kStaged % 16 != 0 || kStaged > 32 ||
                       (reinterpret_cast<std::uintptr_t>(out + p.head) & 15) != 0);
-  // (Not for integers: their kernels hold both copies of the rounds less well, and int32
-  // integers(0, 1000) measured 3% slower with it on an H200, int64 1.5% faster.)
+  // (Not for integers: with it, int32 integers(0, 1000) measured 3% slower on an H200, int64
+  // 1.5% faster; why was not found.)
   const bool shared_high = !std::is_same_v<F, Integers> && loop::counters_share_high_words(p);
   for (std::int64_t b = tid; b < p.blocks; b += stride) {
     U units[kUnits];

@@ -160,10 +160,10 @@ NUMCU_HD T value_at(const F& f, const Plan& p, std::int64_t i) {
   }
 }
 
-// The units of block b of the block path (counter + 1 + b), in stream order.
+// The units of block `c` (the block's counter), in stream order: its words, or their halves.
 template <class U>
-NUMCU_HD NUMCU_FORCEINLINE philox::Counter block_units(const Plan& p, std::int64_t b, U* units) {
-  const philox::Counter c = philox::add(p.stream.counter, static_cast<std::uint64_t>(b) + 1);
+NUMCU_HD NUMCU_FORCEINLINE philox::Counter units_of(const Plan& p, const philox::Counter& c,
+                                                    U* units) {
   const philox::Block blk = philox::generate(c, p.stream.keys);
   if constexpr (sizeof(U) == 8) {
     for (int k = 0; k < 4; ++k) units[k] = blk.v[k];
@@ -174,6 +174,12 @@ NUMCU_HD NUMCU_FORCEINLINE philox::Counter block_units(const Plan& p, std::int64
     }
   }
   return c;
+}
+
+// The units of block b of the block path (counter + 1 + b).
+template <class U>
+NUMCU_HD NUMCU_FORCEINLINE philox::Counter block_units(const Plan& p, std::int64_t b, U* units) {
+  return units_of(p, philox::add(p.stream.counter, static_cast<std::uint64_t>(b) + 1), units);
 }
 
 // Whether the block path's counters (counter + 1 ... counter + blocks) differ in the low 32 bits
@@ -196,17 +202,9 @@ NUMCU_HD NUMCU_FORCEINLINE philox::Counter block_units_shared_high(const Plan& p
   const philox::Counter& base = p.stream.counter;
   const std::uint32_t low =
       static_cast<std::uint32_t>(base.v[0]) + static_cast<std::uint32_t>(b) + 1u;
-  const philox::Counter c{{(base.v[0] & ~0xffffffffull) | low, base.v[1], base.v[2], base.v[3]}};
-  const philox::Block blk = philox::generate(c, p.stream.keys);
-  if constexpr (sizeof(U) == 8) {
-    for (int k = 0; k < 4; ++k) units[k] = blk.v[k];
-  } else {
-    for (int k = 0; k < 4; ++k) {
-      units[2 * k] = static_cast<std::uint32_t>(blk.v[k]);
-      units[2 * k + 1] = static_cast<std::uint32_t>(blk.v[k] >> 32);
-    }
-  }
-  return c;
+  return units_of(
+      p, philox::Counter{{(base.v[0] & ~0xffffffffull) | low, base.v[1], base.v[2], base.v[3]}},
+      units);
 }
 
 // Value k of a block that makes V values from its units (block counter `c`), which is value i
