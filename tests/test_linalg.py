@@ -266,6 +266,26 @@ def test_det_of_singular_and_empty_matrices(rng, n):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128], ids=str)
+@pytest.mark.parametrize("n", [3, 12, 24, 32, 40])
+def test_singular_determinants_are_positive_zeros_as_numpys(rng, dtype, n):
+    # A zero column makes an exactly zero pivot; the other pivots' signs (and the permutation's
+    # parity) vary from matrix to matrix, and must not leave a -0 where NumPy gives +0.
+    a = random_array(rng, (16, n, n), dtype)
+    for k in range(16):
+        a[k, :, k % n] = 0
+    d = host(numcu.linalg.det(dev(a)))
+    sign, logdet = (host(x) for x in numcu.linalg.slogdet(dev(a)))
+    ed = np.linalg.det(a)
+    esign, elogdet = np.linalg.slogdet(a)
+    assert (d == 0).all() and (sign == 0).all() and (logdet == -np.inf).all()
+    for got, expected in ((d, ed), (sign, esign)):
+        assert np.array_equal(np.signbit(got.real), np.signbit(expected.real))
+        assert np.array_equal(np.signbit(got.imag), np.signbit(expected.imag))
+    assert np.array_equal(logdet, elogdet)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=str)
 @pytest.mark.parametrize("n", [20, 32])
 def test_nan_spreads_through_a_matrix_as_numpys_does(rng, dtype, n):

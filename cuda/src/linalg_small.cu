@@ -113,6 +113,40 @@ __device__ __forceinline__ complex<R> shfl_xor(complex<R> v, int mask, int width
                     __shfl_xor_sync(kFull, v.imag(), mask, width));
 }
 
+// The sign (or phase) of det A from the product of the diagonal's and the permutation's parity:
+// a singular matrix's is +0, as NumPy's (the product of a zero and signs -1 may be -0).
+template <class T>
+__device__ __forceinline__ T det_phase(T product, bool odd) {
+  return is_zero(product) ? T(0) : odd ? T(0) - product : product;
+}
+
+// det A = (-1)^odd * prod U_kk, as sign (or phase) and log|det|, NumPy's way: `d` is this lane's
+// diagonal element (1 past the order), the product is taken over W lanes, and where `write`
+// (one lane of the group) the result goes to matrix `mat`'s slot(s). A zero on the diagonal
+// gives sign +0 and log|det| = -inf, as NumPy's slogdet does for a singular matrix.
+template <int W, class T>
+__device__ __forceinline__ void write_det(const SmallLu& p, std::int64_t mat, T d, bool odd,
+                                          bool write) {
+  using R = real_t<T>;
+  const bool z = is_zero(d);
+  R logabs = z ? -INFINITY : log(absolute(d));
+  T phase = z ? T(0) : unit(d);
+#pragma unroll
+  for (int off = W / 2; off > 0; off /= 2) {
+    logabs += __shfl_xor_sync(kFull, logabs, off, W);
+    phase = mul(phase, shfl_xor(phase, off, W));
+  }
+  phase = det_phase(phase, odd);
+  if (write) {
+    if (p.mode == SmallLuMode::slogdet) {
+      reinterpret_cast<T*>(p.out0)[mat] = phase;
+      reinterpret_cast<R*>(p.out1)[mat] = logabs;
+    } else {
+      reinterpret_cast<T*>(p.out0)[mat] = mul(phase, T(exp(logabs)));
+    }
+  }
+}
+
 // v[k] for a k known only at run time, without indexing the array: a dynamic index would put the
 // array in local memory, where a chain of selects keeps it in registers.
 template <class T, int W>
@@ -226,25 +260,7 @@ __global__ void __launch_bounds__(128) small_lu_kernel(const SmallLu p) {
       }
       if (active && singular && l == 0) atomicMax(p.info, 1);
     } else {
-      // det A = (-1)^swaps * prod U_kk, as sign (or phase) and log|det|, NumPy's way.
-      const T d = l < n ? get(a, l) : T(1);
-      const bool z = is_zero(d);
-      R logabs = z ? -INFINITY : log(absolute(d));
-      T phase = z ? T(0) : unit(d);
-#pragma unroll
-      for (int off = W / 2; off > 0; off /= 2) {
-        logabs += __shfl_xor_sync(kFull, logabs, off, W);
-        phase = mul(phase, shfl_xor(phase, off, W));
-      }
-      if (swaps & 1) phase = T(0) - phase;
-      if (active && l == 0) {
-        if (p.mode == SmallLuMode::slogdet) {
-          reinterpret_cast<T*>(p.out0)[mat] = phase;
-          reinterpret_cast<R*>(p.out1)[mat] = logabs;
-        } else {
-          reinterpret_cast<T*>(p.out0)[mat] = mul(phase, T(exp(logabs)));
-        }
-      }
+      write_det<W>(p, mat, l < n ? get(a, l) : T(1), (swaps & 1) != 0, active && l == 0);
     }
   }
 }
@@ -473,24 +489,7 @@ __global__ void __launch_bounds__(128) lu32_kernel(const SmallLu p) {
       }
       if (singular && lane == 0) atomicMax(p.info, 1);
     } else {
-      // det A = (-1)^inversions * prod U_kk, as sign and log|det|, NumPy's way.
-      const bool z = is_zero(diag);
-      R logabs = z ? -INFINITY : log(absolute(diag));
-      T sign = z ? T(0) : unit(diag);
-#pragma unroll
-      for (int off = 16; off > 0; off /= 2) {
-        logabs += __shfl_xor_sync(kFull, logabs, off);
-        sign *= __shfl_xor_sync(kFull, sign, off);
-      }
-      if (inversions & 1) sign = -sign;
-      if (lane == 0) {
-        if (p.mode == SmallLuMode::slogdet) {
-          reinterpret_cast<T*>(p.out0)[mat] = sign;
-          reinterpret_cast<R*>(p.out1)[mat] = logabs;
-        } else {
-          reinterpret_cast<T*>(p.out0)[mat] = sign * T(exp(logabs));
-        }
-      }
+      write_det<32>(p, mat, diag, (inversions & 1) != 0, lane == 0);
     }
     __syncwarp();  // the next matrix overwrites the rows
   }
@@ -559,7 +558,7 @@ __global__ void lu_det_kernel(const LuDet p) {
       __syncthreads();
     }
     if (threadIdx.x == 0) {
-      const T ph = swaps[0] ? T(0) - phases[0] : phases[0];
+      const T ph = det_phase(phases[0], swaps[0] != 0);
       if (p.log) {
         reinterpret_cast<T*>(p.out0)[mat] = ph;
         reinterpret_cast<R*>(p.out1)[mat] = logs[0];
