@@ -44,6 +44,9 @@ NUMCU_HD NUMCU_FORCEINLINE float bfloat16_to_float(bfloat16 b) {
 #endif
 }
 NUMCU_HD NUMCU_FORCEINLINE bfloat16 float_to_bfloat16(float f) { return __float2bfloat16_rn(f); }
+// Rounds once (one instruction from compute capability 9.0; before it, and on the host, through
+// float32 rounded to odd, as below).
+NUMCU_HD NUMCU_FORCEINLINE bfloat16 double_to_bfloat16(double d) { return __double2bfloat16(d); }
 #else
 using half = _Float16;
 template <class T>
@@ -68,6 +71,20 @@ inline bfloat16 float_to_bfloat16(float f) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return {static_cast<std::uint16_t>((u >> 16) | 0x40u)};
   u += 0x7fffu + ((u >> 16) & 1u);
   return {static_cast<std::uint16_t>(u >> 16)};
+}
+// Rounds once: float32 rounded to odd (toward zero, the last bit set where anything was lost),
+// then to nearest even.
+inline bfloat16 double_to_bfloat16(double d) {
+  float f = static_cast<float>(d);
+  const double back = f;
+  if (back != d && d == d) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    if (back > d ? d > 0 : d < 0) --u;  // rounded away from zero (to infinity, maybe): step back
+    u |= 1u;
+    std::memcpy(&f, &u, sizeof f);
+  }
+  return float_to_bfloat16(f);
 }
 #endif
 
@@ -105,6 +122,51 @@ inline constexpr bool is_integer_v = std::is_integral_v<T> && !std::is_same_v<T,
 template <class T, class... U>
 inline constexpr bool is_any_of_v = (std::is_same_v<T, U> || ...);
 
+// An integer rounded once to bfloat16: its magnitude rounded to odd at float32's 24 bits (the
+// bits below folded into the last), which float32 then holds exactly, then to nearest even.
+template <class I>
+NUMCU_HD NUMCU_FORCEINLINE bfloat16 integer_to_bfloat16(I x) {
+  std::uint64_t m = static_cast<std::uint64_t>(x);  // sign-extended where signed
+  bool negative = false;
+  if constexpr (std::is_signed_v<I>) {
+    negative = x < 0;
+    if (negative) m = std::uint64_t(0) - m;
+  }
+  float f;
+  if (m < (std::uint64_t(1) << 24)) {
+    f = static_cast<float>(m);
+  } else {
+#ifdef __CUDA_ARCH__
+    const int width = 64 - __clzll(static_cast<long long>(m));
+#else
+    const int width = 64 - __builtin_clzll(m);
+#endif
+    const int shift = width - 24;
+    const std::uint64_t lost = m & ((std::uint64_t(1) << shift) - 1);
+    const std::uint64_t top = (m >> shift) | std::uint64_t(lost != 0);
+    // top < 2^24 and a power of two scale: both exact.
+    f = static_cast<float>(top) * static_cast<float>(std::uint64_t(1) << shift);
+  }
+  return float_to_bfloat16(negative ? -f : f);
+}
+
+// Any real or complex value rounded once to bfloat16, as ml_dtypes (0.7 and later) rounds NumPy's
+// casts: through float32 rounded to nearest, float64's 1 + 2^-8 + 2^-30 would lose its 2^-30,
+// land on the tie between 1 and 1 + 2^-7, and go to the even 1, where the nearest is 1 + 2^-7.
+// A complex value gives its real part; types float32 holds exactly go through it.
+template <class From>
+NUMCU_HD NUMCU_FORCEINLINE bfloat16 to_bfloat16(From x) {
+  if constexpr (is_complex_v<From>) {
+    return to_bfloat16(x.real());
+  } else if constexpr (std::is_same_v<From, double>) {
+    return double_to_bfloat16(x);
+  } else if constexpr (std::is_integral_v<From> && sizeof(From) >= 4) {
+    return integer_to_bfloat16(x);
+  } else {
+    return float_to_bfloat16(static_cast<float>(x));
+  }
+}
+
 // The type arithmetic is done in: float16 is computed in float32, as NumPy does, and bfloat16
 // too, as PyTorch and ml_dtypes do.
 template <class T>
@@ -124,7 +186,7 @@ using compute_t = typename compute_type<T>::type;
 
 // Element conversion with NumPy's meaning: complex to real keeps the real part, anything to
 // bool is "not zero", float16 goes through float32 (or float64 when the source is wider).
-// bfloat16 goes through float32 both ways, whatever the source, as ml_dtypes and PyTorch round it.
+// bfloat16 widens through float32 and is rounded to once, from any source (to_bfloat16).
 template <class To, class From>
 NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
   if constexpr (std::is_same_v<To, From>) {
@@ -134,7 +196,7 @@ NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
   } else if constexpr (is_bfloat16_v<From>) {
     return convert<To>(bfloat16_to_float(x));
   } else if constexpr (is_bfloat16_v<To>) {
-    return float_to_bfloat16(convert<float>(x));
+    return to_bfloat16(x);
   } else if constexpr (is_complex_v<From>) {
     if constexpr (is_complex_v<To>) {
       using V = typename To::value_type;
