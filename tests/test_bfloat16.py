@@ -122,7 +122,7 @@ def cast_source(rng, dtype, shape=(6, 11)):
     x = random_array(rng, shape, dtype)
     dtype = np.dtype(dtype)
     special = ROUND_ONCE.get(dtype.name, ROUND_ONCE.get(dtype.kind, []))
-    x.flat[: len(special)] = np.array(special).astype(dtype)
+    x.flat[: len(special)] = np.array(special, dtype=dtype)
     return x
 
 
