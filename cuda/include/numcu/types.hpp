@@ -150,23 +150,6 @@ NUMCU_HD NUMCU_FORCEINLINE bfloat16 integer_to_bfloat16(I x) {
   return float_to_bfloat16(negative ? -f : f);
 }
 
-// Any real or complex value rounded once to bfloat16, as ml_dtypes (0.7 and later) rounds NumPy's
-// casts: through float32 rounded to nearest, float64's 1 + 2^-8 + 2^-30 would lose its 2^-30,
-// land on the tie between 1 and 1 + 2^-7, and go to the even 1, where the nearest is 1 + 2^-7.
-// A complex value gives its real part; types float32 holds exactly go through it.
-template <class From>
-NUMCU_HD NUMCU_FORCEINLINE bfloat16 to_bfloat16(From x) {
-  if constexpr (is_complex_v<From>) {
-    return to_bfloat16(x.real());
-  } else if constexpr (std::is_same_v<From, double>) {
-    return double_to_bfloat16(x);
-  } else if constexpr (std::is_integral_v<From> && sizeof(From) >= 4) {
-    return integer_to_bfloat16(x);
-  } else {
-    return float_to_bfloat16(static_cast<float>(x));
-  }
-}
-
 // The type arithmetic is done in: float16 is computed in float32, as NumPy does, and bfloat16
 // too, as PyTorch and ml_dtypes do.
 template <class T>
@@ -186,7 +169,10 @@ using compute_t = typename compute_type<T>::type;
 
 // Element conversion with NumPy's meaning: complex to real keeps the real part, anything to
 // bool is "not zero", float16 goes through float32 (or float64 when the source is wider).
-// bfloat16 widens through float32 and is rounded to once, from any source (to_bfloat16).
+// bfloat16 widens through float32, and a value is rounded to it once, as ml_dtypes (0.7 and later)
+// rounds NumPy's casts: through float32 rounded to nearest, float64's 1 + 2^-8 + 2^-30 would
+// lose its 2^-30, land on the tie between 1 and 1 + 2^-7 and go to the even 1, where the nearest
+// is 1 + 2^-7; so float64 and the integers float32 cannot hold round to odd first.
 template <class To, class From>
 NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
   if constexpr (std::is_same_v<To, From>) {
@@ -195,8 +181,6 @@ NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
     return convert<To>(half_to_float(x));
   } else if constexpr (is_bfloat16_v<From>) {
     return convert<To>(bfloat16_to_float(x));
-  } else if constexpr (is_bfloat16_v<To>) {
-    return to_bfloat16(x);
   } else if constexpr (is_complex_v<From>) {
     if constexpr (is_complex_v<To>) {
       using V = typename To::value_type;
@@ -209,6 +193,14 @@ NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
   } else if constexpr (is_complex_v<To>) {
     using V = typename To::value_type;
     return To(convert<V>(x), V(0));
+  } else if constexpr (is_bfloat16_v<To>) {
+    if constexpr (std::is_same_v<From, double>) {
+      return double_to_bfloat16(x);
+    } else if constexpr (std::is_integral_v<From> && sizeof(From) >= 4) {
+      return integer_to_bfloat16(x);
+    } else {
+      return float_to_bfloat16(static_cast<float>(x));
+    }
   } else if constexpr (is_half_v<To>) {
     if constexpr (std::is_same_v<From, float> || std::is_same_v<From, bool> ||
                   (std::is_integral_v<From> && sizeof(From) <= 2)) {
