@@ -12,12 +12,17 @@ What
 - Sum to a 0-d device array, bfloat16, n = 2^27: ``numcu.sum(x)`` on a numcu array and on the
   tensor, beside ``torch.sum(x)`` (both accumulate in float32); bytes moved: 2 * n.
 - float32 add and sum at the same n, for reference (numcu only).
+- Casts into bfloat16 from float32, float64, int32 and int64, n = 2^27:
+  ``numcu.astype(a, "bfloat16")`` beside ``t.to(torch.bfloat16)`` (both allocate their result);
+  bytes moved: (itemsize + 2) * n. numcu rounds once from every source, as ml_dtypes 0.7 does;
+  PyTorch goes through float32 from the wide sources, so the check there is within one unit.
 
 Method
 ------
 Back to back (timing.py): synchronise, time K calls, synchronise; the median of 5
 measurements (3 with --quick). Before timing, numcu's add into an out poisoned with NaN is
-checked bit for bit against PyTorch's, and its sum against PyTorch's within one bfloat16 unit.
+checked bit for bit against PyTorch's, its sum against PyTorch's within one bfloat16 unit, and
+each cast against PyTorch's (float32 bit for bit, the wide sources within one bfloat16 unit).
 Bandwidth counts bytes read plus written, in GB/s (1e9 bytes per second).
 """
 
@@ -60,6 +65,25 @@ def main(argv: list[str] | None = None) -> int:
     f32_y = numcu.astype(ny, "float32")
     f32_out = numcu.astype(nz, "float32")
 
+    # Casts into bfloat16: random values over a wide range, and integers of every magnitude.
+    srcs = {
+        "float32": torch.randn(N, device="cuda", generator=gen) * 1e3,
+        "float64": torch.randn(N, device="cuda", generator=gen, dtype=torch.float64) * 1e3,
+        "int32": torch.randint(
+            -(2**31), 2**31 - 1, (N,), device="cuda", generator=gen, dtype=torch.int32
+        )
+        >> torch.randint(0, 31, (N,), device="cuda", generator=gen, dtype=torch.int32),
+        "int64": torch.randint(-(2**62), 2**62, (N,), device="cuda", generator=gen)
+        >> torch.randint(0, 63, (N,), device="cuda", generator=gen),
+    }
+    cast_src = {name: (t, numcu.from_dlpack(t)) for name, t in srcs.items()}
+    for name, (t, a) in cast_src.items():
+        mine = torch.from_dlpack(numcu.astype(a, "bfloat16")).view(torch.int16).int()
+        theirs = t.to(torch.bfloat16).view(torch.int16).int()
+        worst = int((mine - theirs).abs().max())
+        assert worst <= (0 if name == "float32" else 1), (name, worst)
+    sync()
+
     def run(fn):
         return timing.per_call_back_to_back(fn, sync, opts.min_time, opts.repeats).seconds
 
@@ -74,6 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         ("sum bfloat16, torch.sum", lambda: torch.sum(x), 2 * N),
         ("sum float32, numcu array", lambda: numcu.sum(f32), 4 * N),
     ]
+    for name, (t, a) in cast_src.items():
+        nbytes = (t.element_size() + 2) * N
+        cases.append(
+            (f"cast {name} to bfloat16, numcu", lambda a=a: numcu.astype(a, "bfloat16"), nbytes)
+        )
+        cases.append((f"cast {name} to bfloat16, torch", lambda t=t: t.to(torch.bfloat16), nbytes))
     report = {}
     for name, fn, nbytes in cases:
         seconds = run(fn)
@@ -82,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([name, timing.cell(seconds * 1e6, ".1f"), timing.cell(bandwidth, ".0f")])
     print(
         timing.format_table(
-            ["n = 2^27 (checked: add exact, sum within 1 ulp)", "us/call", "GB/s"], rows
+            ["n = 2^27 (checked: add exact, sum and wide casts within 1 ulp)", "us/call", "GB/s"],
+            rows,
         )
     )
     if opts.json:
