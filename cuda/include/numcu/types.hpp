@@ -122,7 +122,7 @@ inline constexpr bool is_integer_v = std::is_integral_v<T> && !std::is_same_v<T,
 template <class T, class... U>
 inline constexpr bool is_any_of_v = (std::is_same_v<T, U> || ...);
 
-// An integer rounded once to bfloat16: its magnitude rounded to odd at float32's 24 bits (the
+// A 64-bit integer rounded once to bfloat16: its magnitude rounded to odd at float32's 24 bits (the
 // bits below folded into the last), which float32 then holds exactly, then to nearest even.
 template <class I>
 NUMCU_HD NUMCU_FORCEINLINE bfloat16 integer_to_bfloat16(I x) {
@@ -196,7 +196,10 @@ NUMCU_HD NUMCU_FORCEINLINE To convert(From x) {
   } else if constexpr (is_bfloat16_v<To>) {
     if constexpr (std::is_same_v<From, double>) {
       return double_to_bfloat16(x);
-    } else if constexpr (std::is_integral_v<From> && sizeof(From) >= 4) {
+    } else if constexpr (std::is_integral_v<From> && sizeof(From) == 4) {
+      // float64 holds every 32-bit integer: one rounding, two conversion instructions on a GPU.
+      return double_to_bfloat16(static_cast<double>(x));
+    } else if constexpr (std::is_integral_v<From> && sizeof(From) == 8) {
       return integer_to_bfloat16(x);
     } else {
       return float_to_bfloat16(static_cast<float>(x));
