@@ -177,7 +177,8 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
     GpuInstr& g = p.code[i];
     const int tindex = gpu_type_index(ins.loop);
     const int slot_op = ins.op == kCastOp ? kCastOp + gpu_type_index(ins.out) : ins.op;
-    g.code = static_cast<std::uint16_t>(gpu_code(slot_op, tindex));
+    g.code = static_cast<std::uint16_t>(
+        gpu_code(slot_op, tindex) | gpu_hot(ins.op == kCastOp ? -1 : ins.op, tindex) << kHotShift);
     unsigned src[3] = {0, 0, 0};
     for (int k = 0; k < ins.arity; ++k) src[k] = location(ins.src[k]);
     if (op_takes_params(ins.op)) {

@@ -32,6 +32,12 @@ constexpr int gpu_class_width(GpuClass c) {
   return c == GpuClass::narrow ? 4 : c == GpuClass::wide ? 8 : 16;
 }
 constexpr int gpu_class_elements(GpuClass c) { return kAccBytes / gpu_class_width(c); }
+// The blocks of each class's kernel a multiprocessor is to hold at once (its launch bounds: at
+// most 65536 / (kGpuBlock * this) registers a thread). The narrow kernel fits 80 registers: 6
+// blocks, 24 warps to hide the interpreter's latencies (float32 horner8 ran 1.06x faster than at
+// 4 blocks on an H100). The wide and complex kernels keep 4 (115 and 118 registers): the wide
+// one held to 80 registers ran float64 trig 10% slower.
+constexpr int gpu_min_blocks(GpuClass c) { return c == GpuClass::narrow ? 6 : 4; }
 // Whether class c holds the dtype of interpreter type index `type` (fused.hpp's order).
 constexpr bool gpu_class_has(GpuClass c, int type) {
   switch (c) {
@@ -58,12 +64,35 @@ constexpr bool gpu_class_has(GpuClass c, int type) {
 // instruction (gpu_inline false) reads its operands from shared memory or constants itself and
 // writes slot `dst`; its `fetch` is 0.
 struct GpuInstr {
-  std::uint16_t code;
+  std::uint16_t code;  // the code (kCodeMask's bits) and the hot op (GpuHot) above it
   std::uint8_t dst;
   std::uint8_t src[3];
   std::uint8_t fetch;
   std::uint8_t sizes;
 };
+constexpr unsigned kCodeMask = 0xfff;
+constexpr int kHotShift = 12;
+// The commonest instructions, float add, subtract and multiply, are also marked in the top bits
+// of `code`: the kernel tests those bits before its switch over every code, which the compiler
+// makes a tree of about ten comparisons and branches (it makes no jump table), so that these take
+// two or three.
+enum GpuHot : unsigned {
+  kNotHot = 0,
+  kAddFloat32,
+  kSubtractFloat32,
+  kMultiplyFloat32,
+  kAddFloat64,
+  kSubtractFloat64,
+  kMultiplyFloat64
+};
+constexpr unsigned gpu_hot(int op, int type) {
+  const unsigned base = type == 3 ? kAddFloat32 : type == 4 ? kAddFloat64 : 0u;
+  if (base == 0) return kNotHot;
+  return op == static_cast<int>(Ufunc::add)        ? base
+         : op == static_cast<int>(Ufunc::subtract) ? base + 1
+         : op == static_cast<int>(Ufunc::multiply) ? base + 2
+                                                   : kNotHot;
+}
 constexpr std::uint8_t kAcc = 0xff;
 constexpr std::uint8_t kConstBit = 0x80;
 enum : unsigned { kInAcc = 0, kUnused = 0, kLoad = 1, kFromAcc = 2, kStore = 0x80 };
@@ -75,6 +104,7 @@ constexpr int size_class(int itemsize) {
 constexpr int kMaxSlots = 28;
 
 constexpr int gpu_code(int op_slot, int type) { return op_slot * 8 + type; }
+static_assert(gpu_code(kCastOp + kNumGpuTypes, 0) <= kCodeMask + 1, "codes take 12 bits");
 
 // How an input's tile reaches shared memory: 16-byte asynchronous copies (dense, its data
 // 16-byte aligned), element copies (dense, less aligned), or one element at a time from its

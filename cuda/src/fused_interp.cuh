@@ -290,10 +290,10 @@ NUMCU_FUSED_FN T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) 
 
 // An instruction's fields, decoded from its 8 bytes (GpuInstr's layout) into registers.
 struct Op {
-  unsigned code, dst, src0, src1, src2, fetch, sizes;
+  unsigned code, hot, dst, src0, src1, src2, fetch, sizes;
   NUMCU_FUSED_FN static Op decode(uint2 w) {
-    return Op{w.x & 0xffffu,      (w.x >> 16) & 0xffu, w.x >> 24, w.y & 0xffu,
-              (w.y >> 8) & 0xffu, (w.y >> 16) & 0xffu, w.y >> 24};
+    return Op{w.x & kCodeMask, (w.x & 0xffffu) >> kHotShift, (w.x >> 16) & 0xffu, w.x >> 24,
+              w.y & 0xffu,     (w.y >> 8) & 0xffu,           (w.y >> 16) & 0xffu, w.y >> 24};
   }
 };
 
@@ -443,9 +443,15 @@ NUMCU_FUSED_FN void interpret(const GpuParams& p, Acc& a, char* smem) {
   Acc b, c;
 #pragma unroll
   for (int i = 0; i < kAccWords; ++i) b[i] = c[i] = 0;
+  const uint2* code = reinterpret_cast<const uint2*>(p.code);
+  // Each instruction's word is read an instruction ahead, so that its load is not waited for
+  // (the last one reads a word it does not use).
+  static_assert((kMaxGpuInstructions & (kMaxGpuInstructions - 1)) == 0);
+  uint2 next = code[0];
 #pragma unroll 1
   for (int pc = 0; pc < p.ninstr; ++pc) {
-    const Op in = Op::decode(reinterpret_cast<const uint2*>(p.code)[pc]);
+    const Op in = Op::decode(next);
+    next = code[(pc + 1) & (kMaxGpuInstructions - 1)];
     const unsigned fetch = in.fetch, sizes = in.sizes;
     if (fetch & 0x3cu) {
       // Operands 1 and 2: copies of A first, as loading A overwrites it.
@@ -461,18 +467,37 @@ NUMCU_FUSED_FN void interpret(const GpuParams& p, Acc& a, char* smem) {
       if (((fetch >> 4) & 3u) == kLoad) load_sized<Cfg>((sizes >> 4) & 3u, in.src2, c, smem, p);
     }
     if ((fetch & 3u) == kLoad) load_sized<Cfg>(sizes & 3u, in.src0, a, smem, p);
-    switch (in.code) {
-      NUMCU_UFUNCS(NUMCU_FUSED_UFUNC_CASES)
-      NUMCU_FUSED_EXTRAS(NUMCU_FUSED_EXTRA_CASES)
-      NUMCU_FUSED_CAST_CASES(0, bool)
-      NUMCU_FUSED_CAST_CASES(1, std::int32_t)
-      NUMCU_FUSED_CAST_CASES(2, std::int64_t)
-      NUMCU_FUSED_CAST_CASES(3, float)
-      NUMCU_FUSED_CAST_CASES(4, double)
-      NUMCU_FUSED_CAST_CASES(5, complex64)
-      NUMCU_FUSED_CAST_CASES(6, complex128)
-      default:
-        break;
+    if (in.hot != kNotHot) {
+      using namespace ops;
+      if (in.hot <= kMultiplyFloat32) {
+        if (in.hot == kAddFloat32) {
+          exec<Cfg, Add, float>(in, a, b, c, smem, p);
+        } else if (in.hot == kSubtractFloat32) {
+          exec<Cfg, Subtract, float>(in, a, b, c, smem, p);
+        } else {
+          exec<Cfg, Multiply, float>(in, a, b, c, smem, p);
+        }
+      } else if (in.hot == kAddFloat64) {
+        exec<Cfg, Add, double>(in, a, b, c, smem, p);
+      } else if (in.hot == kSubtractFloat64) {
+        exec<Cfg, Subtract, double>(in, a, b, c, smem, p);
+      } else {
+        exec<Cfg, Multiply, double>(in, a, b, c, smem, p);
+      }
+    } else {
+      switch (in.code) {
+        NUMCU_UFUNCS(NUMCU_FUSED_UFUNC_CASES)
+        NUMCU_FUSED_EXTRAS(NUMCU_FUSED_EXTRA_CASES)
+        NUMCU_FUSED_CAST_CASES(0, bool)
+        NUMCU_FUSED_CAST_CASES(1, std::int32_t)
+        NUMCU_FUSED_CAST_CASES(2, std::int64_t)
+        NUMCU_FUSED_CAST_CASES(3, float)
+        NUMCU_FUSED_CAST_CASES(4, double)
+        NUMCU_FUSED_CAST_CASES(5, complex64)
+        NUMCU_FUSED_CAST_CASES(6, complex128)
+        default:
+          break;
+      }
     }
     if (fetch & kStore) store_sized<Cfg>(sizes >> 6, in.dst, a, smem);
   }
@@ -709,7 +734,7 @@ __device__ __forceinline__ void run_tiles(const GpuParams& p, char* smem) {
 }
 
 template <GpuClass C>
-__global__ void __launch_bounds__(kGpuBlock, 4)
+__global__ void __launch_bounds__(kGpuBlock, gpu_min_blocks(C))
     fused_kernel(const NUMCU_GRID_CONSTANT GpuParams p) {
   extern __shared__ __align__(16) char smem[];
   run_tiles<Config<C>>(p, smem);
