@@ -35,8 +35,8 @@ constexpr int gpu_class_elements(GpuClass c) { return kAccBytes / gpu_class_widt
 // The blocks of each class's kernel a multiprocessor is to hold at once (its launch bounds: at
 // most 65536 / (kGpuBlock * this) registers a thread). The narrow kernel fits 80 registers: 6
 // blocks, 24 warps to hide the interpreter's latencies (float32 horner8 ran 1.06x faster than at
-// 4 blocks on an H100). The wide and complex kernels keep 4 (115 and 118 registers): the wide
-// one held to 80 registers ran float64 trig 10% slower.
+// 4 blocks on an H100). The wide and complex kernels keep 4 (117 and 120 registers for sm_90):
+// the wide one held to 80 registers ran float64 trig 10% slower.
 constexpr int gpu_min_blocks(GpuClass c) { return c == GpuClass::narrow ? 6 : 4; }
 // Whether class c holds the dtype of interpreter type index `type` (fused.hpp's order).
 constexpr bool gpu_class_has(GpuClass c, int type) {
