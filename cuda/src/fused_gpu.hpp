@@ -86,7 +86,9 @@ enum GpuHot : unsigned {
   kMultiplyFloat64
 };
 constexpr unsigned gpu_hot(int op, int type) {
-  const unsigned base = type == 3 ? kAddFloat32 : type == 4 ? kAddFloat64 : 0u;
+  const unsigned base = type == gpu_type_index(DType::float32)   ? kAddFloat32
+                        : type == gpu_type_index(DType::float64) ? kAddFloat64
+                                                                 : 0u;
   if (base == 0) return kNotHot;
   return op == static_cast<int>(Ufunc::add)        ? base
          : op == static_cast<int>(Ufunc::subtract) ? base + 1
