@@ -194,6 +194,8 @@ FLOAT = [
     "(((a*0.5 + 1.5)*a - 2.0)*a + 3.0)*a - 1.25",
     "where(isnan(a) | (a < 0), b, floor(c))",
     "tanh(a) + expm1(b / 8) - log10(abs(c) + 1)",
+    # Constants and slots on either side, and results kept for later (the GPU's short paths).
+    "1.5 - a*(2 + b) + (0.5*c - a) * (a + c) - sqrt(abs(-b))",
 ]
 COMPLEX = [
     "a*b + conj(c)",

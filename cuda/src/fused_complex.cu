@@ -1,7 +1,7 @@
 // The GPU interpreter of fused programs for the "complex" class of dtypes (fused_gpu.hpp).
 #include "fused_interp.cuh"
 
-void numcu::fused::launch_fused_complex(const GpuParams& p, unsigned grid, int smem,
+void numcu::fused::launch_fused_complex(GpuParams& p, std::int64_t tiles, int slots,
                                         Stream stream) {
-  gpu::launch<GpuClass::complex>(p, grid, smem, stream);
+  gpu::launch<GpuClass::complex>(p, tiles, slots, stream);
 }

@@ -4,9 +4,11 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fused_gpu.hpp"
@@ -51,6 +53,49 @@ bool program_in_class(const Program& prog, GpuClass c) {
     if (!class_holds(c, ins.loop) || !class_holds(c, ins.out)) return false;
   }
   return true;
+}
+
+// The hot code (fused_gpu.hpp) of an inline instruction whose result is of its loop type, with
+// its operands at `src` (kAcc, a constant, or a slot), which it rewrites into the hot form: src[0]
+// the variable operand (kAcc, or the slot loaded into the accumulator), src[1] the other (a slot
+// or a constant); kNotHot where the instruction is not of a hot form.
+unsigned hot_encoding(const Instruction& ins, int type, unsigned* src) {
+  if (gpu_hot_code(type, kHotAdd) == kNotHot) return kNotHot;
+  const auto is_const = [](unsigned s) { return s != kAcc && (s & kConstBit) != 0; };
+  if (ins.arity == 1) {
+    GpuHotOp op;
+    if (ins.op == static_cast<int>(Ufunc::negative)) {
+      op = kHotNegative;
+    } else if (ins.op == static_cast<int>(Ufunc::absolute)) {
+      op = kHotAbsolute;
+    } else if (ins.op == static_cast<int>(Ufunc::sqrt)) {
+      op = kHotSqrt;
+    } else {
+      return kNotHot;
+    }
+    return is_const(src[0]) ? kNotHot : gpu_hot_code(type, op);
+  }
+  unsigned f;
+  if (ins.op == static_cast<int>(Ufunc::add)) {
+    f = kHotAdd;
+  } else if (ins.op == static_cast<int>(Ufunc::subtract)) {
+    f = kHotSubtract;
+  } else if (ins.op == static_cast<int>(Ufunc::multiply)) {
+    f = kHotMultiply;
+  } else {
+    return kNotHot;
+  }
+  // Variants: V op slot, V op constant, slot op V, constant op V.
+  unsigned variant;
+  if (!is_const(src[0]) && src[1] != kAcc) {
+    variant = is_const(src[1]) ? 1 : 0;
+  } else if (!is_const(src[1]) && src[0] != kAcc) {
+    variant = is_const(src[0]) ? 3 : 2;
+    std::swap(src[0], src[1]);
+  } else {
+    return kNotHot;
+  }
+  return gpu_hot_code(type, static_cast<GpuHotOp>(variant * 3 + f));
 }
 
 using Encoding = GpuPlan;
@@ -160,7 +205,7 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
   std::vector<int> input_slot(nin, -1), temp_slot(ninstr, -1);
   for (int k = 0; k < nin; ++k) {
     input_slot[k] = take(itemsize(prog.input_dtype[k]));
-    p.in_slot[k] = input_slot[k];
+    p.frame[0].in_slot[k] = input_slot[k];
   }
   const auto location = [&](const Value& v) -> unsigned {
     if (v.kind == Value::input) return static_cast<unsigned>(input_slot[v.index]);
@@ -174,11 +219,10 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
   };
   for (int i = 0; i < ninstr; ++i) {
     const Instruction& ins = prog.code[i];
-    GpuInstr& g = p.code[i];
+    GpuInstr& g = p.frame[0].code[i];
     const int tindex = gpu_type_index(ins.loop);
     const int slot_op = ins.op == kCastOp ? kCastOp + gpu_type_index(ins.out) : ins.op;
-    g.code = static_cast<std::uint16_t>(
-        gpu_code(slot_op, tindex) | gpu_hot(ins.op == kCastOp ? -1 : ins.op, tindex) << kHotShift);
+    unsigned hot = kNotHot;
     unsigned src[3] = {0, 0, 0};
     for (int k = 0; k < ins.arity; ++k) src[k] = location(ins.src[k]);
     if (op_takes_params(ins.op)) {
@@ -190,10 +234,26 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
       std::memcpy(p.consts[nconst], &ins.params, sizeof ins.params);
       src[2] = kConstBit | static_cast<unsigned>(nconst++);
     }
-    // The result's place, taken before the operands' slots are given back.
+    // The result's place: the slot of an operand it is the last reader of, of the result's item
+    // size (each thread reads its elements of it before writing the same elements), else a slot
+    // taken before the operands' slots are given back.
     unsigned dst = kAcc;
     if (!in_acc[i]) {
-      temp_slot[i] = take(itemsize(ins.out));
+      const int size = itemsize(ins.out);
+      for (int k = 0; k < ins.arity && temp_slot[i] < 0; ++k) {
+        const Value& v = ins.src[k];
+        int* held = v.kind == Value::input  ? &input_slot[v.index]
+                    : v.kind == Value::temp ? &temp_slot[v.index]
+                                            : nullptr;
+        const bool last = v.kind == Value::input  ? input_last[v.index] == i
+                          : v.kind == Value::temp ? last_use[v.index] == i
+                                                  : false;
+        if (held != nullptr && last && *held >= 0 && itemsize(operand_dtype(v)) == size) {
+          temp_slot[i] = *held;
+          *held = -1 - *held;  // not given back below
+        }
+      }
+      if (temp_slot[i] < 0) temp_slot[i] = take(size);
       dst = static_cast<unsigned>(temp_slot[i]);
     }
     unsigned fetch = 0, sizes = 0;
@@ -213,6 +273,11 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
       if (dst != kAcc) fetch |= kStore;
       sizes |= static_cast<unsigned>(size_class(itemsize(ins.out))) << 6;
     }
+    if (is_inline(i) && ins.out == ins.loop) {
+      hot = hot_encoding(ins, tindex, src);
+      if (hot != kNotHot) fetch &= kStore;
+    }
+    g.code = static_cast<std::uint16_t>(gpu_code(slot_op, tindex) | hot << kHotShift);
     g.dst = static_cast<std::uint8_t>(dst);
     for (int k = 0; k < 3; ++k) g.src[k] = static_cast<std::uint8_t>(src[k]);
     g.fetch = static_cast<std::uint8_t>(fetch);
@@ -230,7 +295,7 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
     }
   }
   // The output's result is read by no instruction: its slot was never given back.
-  p.out_src = in_acc[ninstr - 1] ? static_cast<int>(kAcc) : temp_slot[ninstr - 1];
+  p.frame[0].out_src = in_acc[ninstr - 1] ? static_cast<int>(kAcc) : temp_slot[ninstr - 1];
   const int most = std::min(kMaxSlots, max_shared_memory(device) / kSlotBytes);
   if (nslots > most) {
     *why = std::to_string(nslots) + " values held at once (this GPU's shared memory holds " +
@@ -268,7 +333,8 @@ void run_cuda(const Program& program, const Layout& L, int device, Stream stream
   run_cuda(*plan, program, L, stream);
 }
 
-GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& L, unsigned* grid) {
+GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& L,
+                     std::int64_t* tiles) {
   GpuParams p = plan.params;
   for (int k = 0; k < plan.nconsts; ++k) std::memcpy(p.consts[k], program.constant(k), 16);
   p.n = L.size;
@@ -291,26 +357,52 @@ GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& 
     }
   }
   const std::int64_t tile = static_cast<std::int64_t>(gpu_class_elements(plan.cls)) * kGpuBlock;
-  const std::int64_t tiles = (L.size + tile - 1) / tile;
-  *grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  *tiles = (L.size + tile - 1) / tile;
   return p;
+}
+
+void add_second_frame(GpuParams& p, int slots) {
+  // The inputs' slots are the first ninputs (encode takes them first); the second frame moves
+  // them, and every later value that reuses one, past the program's slots.
+  const auto moved = [&](unsigned s) {
+    return s < static_cast<unsigned>(p.ninputs) ? s + static_cast<unsigned>(slots) : s;
+  };
+  const GpuFrame& a = p.frame[0];
+  GpuFrame& b = p.frame[1];
+  for (int i = 0; i < p.ninstr; ++i) {
+    GpuInstr g = a.code[i];
+    if (g.dst != kAcc) g.dst = static_cast<std::uint8_t>(moved(g.dst));
+    for (std::uint8_t& s : g.src) {
+      if (s != kAcc && (s & kConstBit) == 0) s = static_cast<std::uint8_t>(moved(s));
+    }
+    b.code[i] = g;
+  }
+  for (int k = 0; k < p.ninputs; ++k) b.in_slot[k] = static_cast<std::int32_t>(moved(a.in_slot[k]));
+  b.out_src = a.out_src == kAcc ? a.out_src : static_cast<std::int32_t>(moved(a.out_src));
+}
+
+bool gpu_prefetch_pays(const GpuParams& p, int without, int with) {
+  // (A setting for measurements: NUMCU_FUSED_PREFETCH=0 never, 1 wherever a block fits.)
+  if (const char* env = std::getenv("NUMCU_FUSED_PREFETCH")) {
+    if (env[0] == '0') return false;
+    if (env[0] == '1') return with > 0;
+  }
+  return with > 0 && with >= without && p.ninstr >= kPrefetchInstructions * p.ninputs;
 }
 
 void run_cuda(const GpuPlan& plan, const Program& program, const Layout& L, Stream stream) {
   if (L.size == 0) return;
-  unsigned grid = 0;
-  const GpuParams p = gpu_params(plan, program, L, &grid);
-  const Encoding& enc = plan;
-  const int smem = enc.slots * kSlotBytes;
-  switch (enc.cls) {
+  std::int64_t tiles = 0;
+  GpuParams p = gpu_params(plan, program, L, &tiles);
+  switch (plan.cls) {
     case GpuClass::narrow:
-      launch_fused_narrow(p, grid, smem, stream);
+      launch_fused_narrow(p, tiles, plan.slots, stream);
       break;
     case GpuClass::wide:
-      launch_fused_wide(p, grid, smem, stream);
+      launch_fused_wide(p, tiles, plan.slots, stream);
       break;
     default:
-      launch_fused_complex(p, grid, smem, stream);
+      launch_fused_complex(p, tiles, plan.slots, stream);
       break;
   }
 }

@@ -64,37 +64,44 @@ constexpr bool gpu_class_has(GpuClass c, int type) {
 // instruction (gpu_inline false) reads its operands from shared memory or constants itself and
 // writes slot `dst`; its `fetch` is 0.
 struct GpuInstr {
-  std::uint16_t code;  // the code (kCodeMask's bits) and the hot op (GpuHot) above it
+  std::uint16_t code;  // the code (kCodeMask's bits) and the hot code (gpu_hot_code) above it
   std::uint8_t dst;
   std::uint8_t src[3];
   std::uint8_t fetch;
   std::uint8_t sizes;
 };
-constexpr unsigned kCodeMask = 0xfff;
-constexpr int kHotShift = 12;
-// The commonest instructions, float add, subtract and multiply, are also marked in the top bits
-// of `code`: the kernel tests those bits before its switch over every code, which the compiler
-// makes a tree of about ten comparisons and branches (it makes no jump table), so that these take
-// two or three.
-enum GpuHot : unsigned {
-  kNotHot = 0,
-  kAddFloat32,
-  kSubtractFloat32,
-  kMultiplyFloat32,
-  kAddFloat64,
-  kSubtractFloat64,
-  kMultiplyFloat64
+constexpr unsigned kCodeMask = 0x7ff;
+constexpr int kHotShift = 11;
+// The commonest instructions are also marked in the top bits of `code` (GpuHot): the kernel runs
+// those on a short path before its switch over every code (which the compiler makes a tree of
+// about ten comparisons and branches; it makes no jump table). A hot instruction is float32 or
+// float64 add, subtract or multiply, its first operand the accumulator or a slot and its second
+// a slot or a constant, or negative, absolute or sqrt of the accumulator or a slot; its result
+// goes to the accumulator, and to slot `dst` where `fetch` says kStore (its only bit that counts).
+// Its src[0] is the variable operand V (kAcc, or the slot loaded into the accumulator), src[1]
+// the other operand, on either side as the form says. Operands are read as they are used: none
+// is first copied into the operand registers, nor a constant spread over them. Slots are read a
+// group at a time (16 bytes a thread: Config in fused_interp.cuh).
+enum GpuHotOp : unsigned {
+  // Binary: (add, subtract, multiply) + 3 * the form: V op slot, V op constant, slot op V,
+  // constant op V (V the variable operand).
+  kHotAdd,
+  kHotSubtract,
+  kHotMultiply,
+  kHotBinary = 12,
+  kHotNegative = kHotBinary,
+  kHotAbsolute,
+  kHotSqrt,
+  kHotOps
 };
-constexpr unsigned gpu_hot(int op, int type) {
-  const unsigned base = type == gpu_type_index(DType::float32)   ? kAddFloat32
-                        : type == gpu_type_index(DType::float64) ? kAddFloat64
-                                                                 : 0u;
-  if (base == 0) return kNotHot;
-  return op == static_cast<int>(Ufunc::add)        ? base
-         : op == static_cast<int>(Ufunc::subtract) ? base + 1
-         : op == static_cast<int>(Ufunc::multiply) ? base + 2
-                                                   : kNotHot;
+// GpuHot: 0 (not hot), else 1 + the op (GpuHotOp) for float32, 1 + kHotOps + the op for float64.
+constexpr unsigned kNotHot = 0;
+constexpr unsigned gpu_hot_code(int type, GpuHotOp op) {
+  return type == gpu_type_index(DType::float32)   ? 1u + op
+         : type == gpu_type_index(DType::float64) ? 1u + kHotOps + op
+                                                  : kNotHot;
 }
+static_assert(1 + 2 * kHotOps <= (0xffffu >> kHotShift), "hot codes take the top bits");
 constexpr std::uint8_t kAcc = 0xff;
 constexpr std::uint8_t kConstBit = 0x80;
 enum : unsigned { kInAcc = 0, kUnused = 0, kLoad = 1, kFromAcc = 2, kStore = 0x80 };
@@ -106,12 +113,23 @@ constexpr int size_class(int itemsize) {
 constexpr int kMaxSlots = 28;
 
 constexpr int gpu_code(int op_slot, int type) { return op_slot * 8 + type; }
-static_assert(gpu_code(kCastOp + kNumGpuTypes, 0) <= kCodeMask + 1, "codes take 12 bits");
+static_assert(gpu_code(kCastOp + kNumGpuTypes, 0) <= kCodeMask + 1, "codes take 11 bits");
 
 // How an input's tile reaches shared memory: 16-byte asynchronous copies (dense, its data
 // 16-byte aligned), element copies (dense, less aligned), or one element at a time from its
 // strides (broadcast or strided).
 enum GpuInputMode : std::int32_t { kDense16 = 0, kDenseElements = 1, kStrided = 2 };
+
+// The program as it runs on a tile: its instructions, the slots its inputs are staged in, and
+// where the last instruction leaves the output (kAcc or a slot). A program that prefetches has
+// two frames, tiles taking them in turn: the second's slots are the first's, but for the slots of
+// the inputs (0 to ninputs - 1, also reused by later values), which it moves past the program's
+// slots, so that one tile's inputs can be copied in while the tile before runs.
+struct GpuFrame {
+  GpuInstr code[kMaxGpuInstructions] = {};
+  std::int32_t in_slot[kMaxGpuInputs] = {};
+  std::int32_t out_src = 0;
+};
 
 // The kernel's one argument (passed as a __grid_constant__, so it is read where it lies).
 struct GpuParams {
@@ -121,18 +139,21 @@ struct GpuParams {
   std::int32_t ninputs = 0;
   std::int32_t out_size = 0;   // the output's item size
   std::int32_t out_dense = 0;  // 1: element e at out + e * out_size; 0: by out_strides
-  std::int32_t out_src = 0;    // where the last instruction leaves the output: kAcc or a slot
+  // 1: each block runs tiles blockIdx.x, + gridDim.x, ... in the frames by turns, copying a tile's
+  // inputs in while the one before runs; 0: frame 0 only, a tile a block.
+  std::int32_t prefetch = 0;
   std::int64_t shape[kMaxKernelDims] = {};
   char* out = nullptr;
   std::int64_t out_strides[kMaxKernelDims] = {};
   const char* in_data[kMaxGpuInputs] = {};
   std::int32_t in_mode[kMaxGpuInputs] = {};
   std::int32_t in_size[kMaxGpuInputs] = {};
-  std::int32_t in_slot[kMaxGpuInputs] = {};
   std::int64_t in_strides[kMaxGpuInputs][kMaxKernelDims] = {};
-  GpuInstr code[kMaxGpuInstructions] = {};
+  GpuFrame frame[2];
   alignas(16) unsigned char consts[kMaxGpuConstants][16] = {};
 };
+// Kernel arguments of up to 4 KiB are taken by every driver the module runs on.
+static_assert(sizeof(GpuParams) <= 4096, "the fused kernel's argument is over 4 KiB");
 
 // An encoded program (fused.hpp's GpuPlan): its kernel class, the slots it takes, and the
 // kernel's argument with everything but the layout and the constants filled in.
@@ -143,15 +164,31 @@ struct GpuPlan {
   GpuParams params;
 };
 
-// The kernel's argument for `plan` over `layout` with the program's constants, and its grid.
+// The kernel's argument for `plan` over `layout` with the program's constants, its frame 0 only
+// (prefetch 0), and the number of tiles (its grid without prefetching).
 GpuParams gpu_params(const GpuPlan& plan, const Program& program, const Layout& layout,
-                     unsigned* grid);
+                     std::int64_t* tiles);
+// Frame 1 of `p`, made from frame 0 for a program of `slots` slots.
+void add_second_frame(GpuParams& p, int slots);
 
-// The launchers (fused_narrow.cu, fused_wide.cu, fused_complex.cu): `grid` blocks of kGpuBlock
-// threads with `smem` bytes of dynamic shared memory each.
-void launch_fused_narrow(const GpuParams& p, unsigned grid, int smem, Stream stream);
-void launch_fused_wide(const GpuParams& p, unsigned grid, int smem, Stream stream);
-void launch_fused_complex(const GpuParams& p, unsigned grid, int smem, Stream stream);
+// The launchers (fused_narrow.cu, fused_wide.cu, fused_complex.cu): `p` (frame 0 made) over
+// `tiles` tiles, a program of `slots` slots. Few tiles: a block a tile. Many, where prefetching
+// pays (gpu_prefetch_pays): as many blocks as the device holds at once, each running its share of
+// the tiles and copying each tile's inputs in while the one before runs.
+void launch_fused_narrow(GpuParams& p, std::int64_t tiles, int slots, Stream stream);
+void launch_fused_wide(GpuParams& p, std::int64_t tiles, int slots, Stream stream);
+void launch_fused_complex(GpuParams& p, std::int64_t tiles, int slots, Stream stream);
+// Tiles from which a launch considers prefetching.
+constexpr std::int64_t kPrefetchTiles = 1024;
+// Instructions an input from which prefetching pays.
+constexpr int kPrefetchInstructions = 4;
+// Whether prefetching pays for program `p`, of a kernel the device holds `without` blocks of a
+// multiprocessor at once with the program's slots and `with` with the second frame's as well:
+// where it costs no blocks and the program computes long enough on each tile to hide the next
+// one's copies. Measured on an H100 at 2^27 elements: float32 horner8 (16 instructions, one
+// input) 508 -> 501 us, float64 1482 -> 1372 us; a*b+c (2 instructions, 3 inputs) 685 -> 698 us;
+// trig, which would go from 4 blocks to 2, 1436 -> 2260 us.
+bool gpu_prefetch_pays(const GpuParams& p, int without, int with);
 
 // Instructions inlined into the interpreter's switch, whose operands and result may be in the
 // accumulator: the arithmetic, comparisons, logic and selections expressions are mostly made of,

@@ -2,20 +2,22 @@
 // dtypes, included by fused_<class>.cu.
 //
 // A block of kGpuBlock threads takes a tile of E * kGpuBlock consecutive output elements (thread
-// t the elements j * kGpuBlock + t, j < E) and:
-// 1. stages every input's tile in shared memory (its slot): 16-byte asynchronous copies
-//    (cp.async, no registers involved, all inputs in flight at once) where the input is dense
-//    and aligned, else element copies, loaded before any is stored;
-// 2. runs the program: each instruction is one warp-uniform switch case, the ufunc's functor
-//    applied to the thread's E elements, its operands from the accumulator (registers: the
-//    previous instruction's result), a slot of shared memory, or a constant;
-// 3. writes the output once, each warp's stores covering whole 128-byte lines.
+// t E of them, in groups of V side by side: Config) and:
+// 1. stages every input's tile in shared memory (its slot, in the tile's order): 16-byte
+//    asynchronous copies (cp.async, no registers involved, all inputs in flight at once) where
+//    the input is dense and aligned, else element copies, loaded before any is stored;
+// 2. runs the program: each instruction is one warp-uniform case (a short path for the
+//    commonest, else a switch), the ufunc's functor applied to the thread's E elements, its
+//    operands from the accumulator (registers: the previous instruction's result), a slot of
+//    shared memory (a group an access), or a constant;
+// 3. writes the output once, a group a store, each warp's stores covering whole 128-byte lines.
 // Nothing is indexed at run time but shared memory and the kernel's argument: the accumulator
 // is only touched by fully unrolled code, so that it stays in registers.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -94,6 +96,13 @@ struct Config {
   static constexpr int E = gpu_class_elements(C);
   static constexpr int B = kGpuBlock;
   static constexpr int kTile = E * B;
+  // A thread's elements lie in groups of V side by side (16 bytes of the widest dtype): element
+  // j of thread t is element t * V + at(j) of the tile. A group is one 16-byte access (or
+  // narrower, for narrower dtypes) to shared or global memory, and a warp's accesses to a group
+  // cover consecutive bytes.
+  static constexpr int V = 16 / W;
+  static constexpr int kGroups = E / V;
+  NUMCU_FUSED_FN static constexpr int at(int j) { return (j / V) * (V * B) + j % V; }
   template <class T>
   static constexpr bool has = gpu_class_has(C, gpu_type_index(dtype_of_v<T>));
 };
@@ -171,15 +180,97 @@ NUMCU_FUSED_FN T constant(const GpuParams& p, unsigned k) {
   return *reinterpret_cast<const T*>(p.consts[k]);
 }
 
-template <class T>
+// The thread's first element of slot s as a T (its element j: [Cfg::at(j)]).
+template <class Cfg, class T>
 NUMCU_FUSED_FN T* slot(char* smem, unsigned s) {
-  return reinterpret_cast<T*>(smem + s * kSlotBytes) + thread_index();
+  return reinterpret_cast<T*>(smem + s * kSlotBytes) + thread_index() * Cfg::V;
 }
 
 // The words of an element of S bytes in a register array (Pack's layout).
 template <int S>
 constexpr int words_of() {
   return S <= 4 ? 1 : S / 4;
+}
+
+// A group of elements as one access of G bytes.
+template <int G>
+struct Group;
+template <>
+struct Group<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct Group<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct Group<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct Group<8> {
+  using type = uint2;
+};
+template <>
+struct Group<16> {
+  using type = uint4;
+};
+
+// Group g of a thread's E values of S bytes in Pack's layout (w), and back: an element of S >= 4
+// bytes is S / 4 words, one of a byte the low byte of a word.
+template <class Cfg, int S>
+using GroupOf = typename Group<S * Cfg::V>::type;
+
+template <class Cfg, int S>
+NUMCU_FUSED_FN GroupOf<Cfg, S> pack_group(const std::uint32_t* w, int g) {
+  constexpr int G = S * Cfg::V;
+  GroupOf<Cfg, S> x;
+  if constexpr (S == 1) {
+    const std::uint32_t* b = w + g * Cfg::V;
+    std::uint32_t v = 0;
+#pragma unroll
+    for (int r = 0; r < Cfg::V; ++r) v |= (b[r] & 0xffu) << (8 * r);
+    x = static_cast<GroupOf<Cfg, S>>(v);
+  } else if constexpr (G == 4) {
+    x = w[g];
+  } else if constexpr (G == 8) {
+    x = make_uint2(w[2 * g], w[2 * g + 1]);
+  } else {
+    x = make_uint4(w[4 * g], w[4 * g + 1], w[4 * g + 2], w[4 * g + 3]);
+  }
+  return x;
+}
+
+template <class Cfg, int S>
+NUMCU_FUSED_FN void unpack_group(GroupOf<Cfg, S> x, std::uint32_t* w, int g) {
+  constexpr int G = S * Cfg::V;
+  if constexpr (S == 1) {
+    const std::uint32_t v = x;
+#pragma unroll
+    for (int r = 0; r < Cfg::V; ++r) w[g * Cfg::V + r] = (v >> (8 * r)) & 0xffu;
+  } else if constexpr (G == 4) {
+    w[g] = x;
+  } else if constexpr (G == 8) {
+    w[2 * g] = x.x;
+    w[2 * g + 1] = x.y;
+  } else {
+    w[4 * g] = x.x;
+    w[4 * g + 1] = x.y;
+    w[4 * g + 2] = x.z;
+    w[4 * g + 3] = x.w;
+  }
+}
+
+// w = the thread's E values of S bytes in slot s (all loads issued before any is used).
+template <class Cfg, int S>
+NUMCU_FUSED_FN void load_slot(unsigned s, Acc& w, char* smem) {
+  using X = GroupOf<Cfg, S>;
+  const X* src = reinterpret_cast<const X*>(smem + s * kSlotBytes) + thread_index();
+  X x[Cfg::kGroups];
+#pragma unroll
+  for (int g = 0; g < Cfg::kGroups; ++g) x[g] = src[g * Cfg::B];
+#pragma unroll
+  for (int g = 0; g < Cfg::kGroups; ++g) unpack_group<Cfg, S>(x[g], w, g);
 }
 
 // w = the thread's E values of S bytes from constant or slot `src`, in Pack's layout.
@@ -200,57 +291,18 @@ NUMCU_FUSED_FN void load_words(unsigned src, Acc& w, char* smem, const GpuParams
 #pragma unroll
       for (int k = 0; k < K; ++k) w[j * K + k] = v[k];
     }
-  } else if constexpr (S == 1) {
-    const std::uint8_t* s = slot<std::uint8_t>(smem, src);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) w[j] = s[j * Cfg::B];
-  } else if constexpr (S == 4) {
-    const std::uint32_t* s = slot<std::uint32_t>(smem, src);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) w[j] = s[j * Cfg::B];
-  } else if constexpr (S == 8) {
-    const uint2* s = slot<uint2>(smem, src);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) {
-      const uint2 x = s[j * Cfg::B];
-      w[2 * j] = x.x;
-      w[2 * j + 1] = x.y;
-    }
   } else {
-    const uint4* s = slot<uint4>(smem, src);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) {
-      const uint4 x = s[j * Cfg::B];
-      w[4 * j] = x.x;
-      w[4 * j + 1] = x.y;
-      w[4 * j + 2] = x.z;
-      w[4 * j + 3] = x.w;
-    }
+    load_slot<Cfg, S>(src, w, smem);
   }
 }
 
 // Slot `dst` = the thread's E values of S bytes in w.
 template <class Cfg, int S>
 NUMCU_FUSED_FN void store_words(unsigned dst, const Acc& w, char* smem) {
-  if constexpr (S == 1) {
-    std::uint8_t* s = slot<std::uint8_t>(smem, dst);
+  using X = GroupOf<Cfg, S>;
+  X* d = reinterpret_cast<X*>(smem + dst * kSlotBytes) + thread_index();
 #pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) s[j * Cfg::B] = static_cast<std::uint8_t>(w[j]);
-  } else if constexpr (S == 4) {
-    std::uint32_t* s = slot<std::uint32_t>(smem, dst);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) s[j * Cfg::B] = w[j];
-  } else if constexpr (S == 8) {
-    uint2* s = slot<uint2>(smem, dst);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) s[j * Cfg::B] = make_uint2(w[2 * j], w[2 * j + 1]);
-  } else {
-    uint4* s = slot<uint4>(smem, dst);
-#pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) {
-      s[j * Cfg::B] = make_uint4(w[4 * j], w[4 * j + 1], w[4 * j + 2], w[4 * j + 3]);
-    }
-  }
+  for (int g = 0; g < Cfg::kGroups; ++g) d[g * Cfg::B] = pack_group<Cfg, S>(w, g);
 }
 
 // The item sizes a class's registers hold: 1 and 4 bytes, and up to its widest.
@@ -285,7 +337,7 @@ NUMCU_FUSED_FN void store_sized(unsigned size_class, unsigned dst, const Acc& w,
 template <class Cfg, class T>
 NUMCU_FUSED_FN T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) {
   if (src & kConstBit) return constant<T>(p, src & ~unsigned{kConstBit});
-  return slot<T>(smem, src)[j * Cfg::B];
+  return slot<Cfg, T>(smem, src)[Cfg::at(j)];
 }
 
 // An instruction's fields, decoded from its 8 bytes (GpuInstr's layout) into registers.
@@ -346,7 +398,7 @@ NUMCU_FUSED_NOINLINE void exec_rolled(unsigned dst, unsigned src0, unsigned src1
       r = convert<Out>(
           op(convert<compute_t<I0>>(a), convert<compute_t<T>>(b), convert<compute_t<T>>(c)));
     }
-    slot<Out>(smem, dst)[j * Cfg::B] = r;
+    slot<Cfg, Out>(smem, dst)[Cfg::at(j)] = r;
   }
 }
 
@@ -400,6 +452,95 @@ NUMCU_FUSED_FN void exec_cast(Acc& a) {
   }
 }
 
+// A hot instruction (fused_gpu.hpp, GpuHotOp) of loop type T: the variable operand V (the
+// accumulator, or the slot src0 loaded into it) and, for binary ops, the other operand O (slot or
+// constant src1, on V's right or left), computed as exec computes them.
+template <class F, class T>
+NUMCU_FUSED_FN T apply_hot(T x, T y) {
+  return convert<T>(F{}(convert<compute_t<T>>(x), convert<compute_t<T>>(y)));
+}
+
+template <class Cfg, class F, class T, bool kSlot, bool kLeft>
+NUMCU_FUSED_FN void hot_binary(Acc& a, unsigned src1, char* smem, const GpuParams& p) {
+  constexpr int K = Pack<T>::words;
+  if constexpr (kSlot) {
+    Acc o;
+    load_slot<Cfg, sizeof(T)>(src1, o, smem);
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      const T v = Pack<T>::get(a + j * K), w = Pack<T>::get(o + j * K);
+      Pack<T>::put(a + j * K, kLeft ? apply_hot<F, T>(w, v) : apply_hot<F, T>(v, w));
+    }
+  } else {
+    const T o = constant<T>(p, src1 & ~unsigned{kConstBit});
+#pragma unroll
+    for (int j = 0; j < Cfg::E; ++j) {
+      const T v = Pack<T>::get(a + j * K);
+      Pack<T>::put(a + j * K, kLeft ? apply_hot<F, T>(o, v) : apply_hot<F, T>(v, o));
+    }
+  }
+}
+
+template <class Cfg, class F, class T>
+NUMCU_FUSED_FN void hot_unary(Acc& a) {
+  constexpr int K = Pack<T>::words;
+#pragma unroll
+  for (int j = 0; j < Cfg::E; ++j) {
+    Pack<T>::put(a + j * K, convert<T>(F{}(convert<compute_t<T>>(Pack<T>::get(a + j * K)))));
+  }
+}
+
+template <class Cfg, class F, class T>
+NUMCU_FUSED_FN void hot_variant(unsigned variant, Acc& a, unsigned src1, char* smem,
+                                const GpuParams& p) {
+  if (variant == 0) {
+    hot_binary<Cfg, F, T, true, false>(a, src1, smem, p);
+  } else if (variant == 1) {
+    hot_binary<Cfg, F, T, false, false>(a, src1, smem, p);
+  } else if (variant == 2) {
+    hot_binary<Cfg, F, T, true, true>(a, src1, smem, p);
+  } else {
+    hot_binary<Cfg, F, T, false, true>(a, src1, smem, p);
+  }
+}
+
+template <class Cfg, class T>
+NUMCU_FUSED_FN void exec_hot_type(unsigned op, const Op& in, Acc& a, char* smem,
+                                  const GpuParams& p) {
+  if constexpr (Cfg::template has<T>) {
+    using namespace ops;
+    if (in.src0 != kAcc) load_words<Cfg, sizeof(T)>(in.src0, a, smem, p);
+    if (op < kHotBinary) {
+      // op = variant * 3 + (add, subtract, multiply)
+      const unsigned variant = op >= 6 ? (op >= 9 ? 3u : 2u) : (op >= 3 ? 1u : 0u);
+      const unsigned f = op - 3 * variant;
+      if (f == 0) {
+        hot_variant<Cfg, Add, T>(variant, a, in.src1, smem, p);
+      } else if (f == 1) {
+        hot_variant<Cfg, Subtract, T>(variant, a, in.src1, smem, p);
+      } else {
+        hot_variant<Cfg, Multiply, T>(variant, a, in.src1, smem, p);
+      }
+    } else if (op == kHotNegative) {
+      hot_unary<Cfg, Negative, T>(a);
+    } else if (op == kHotAbsolute) {
+      hot_unary<Cfg, Absolute, T>(a);
+    } else {
+      hot_unary<Cfg, Sqrt, T>(a);
+    }
+    if (in.fetch & kStore) store_words<Cfg, sizeof(T)>(in.dst, a, smem);
+  }
+}
+
+template <class Cfg>
+NUMCU_FUSED_FN void exec_hot(const Op& in, Acc& a, char* smem, const GpuParams& p) {
+  if (in.hot <= kHotOps) {
+    exec_hot_type<Cfg, float>(in.hot - 1, in, a, smem, p);
+  } else {
+    exec_hot_type<Cfg, double>(in.hot - 1 - kHotOps, in, a, smem, p);
+  }
+}
+
 #define NUMCU_FUSED_CASES(SLOT, F)                    \
   case gpu_code(SLOT, 0):                             \
     exec<Cfg, F, bool>(in, a, b, c, smem, p);         \
@@ -439,11 +580,11 @@ NUMCU_FUSED_FN void exec_cast(Acc& a) {
   NUMCU_FUSED_CAST_CASE(TO, To, 6, complex128)
 
 template <class Cfg>
-NUMCU_FUSED_FN void interpret(const GpuParams& p, Acc& a, char* smem) {
+NUMCU_FUSED_FN void interpret(const GpuParams& p, const GpuFrame& f, Acc& a, char* smem) {
   Acc b, c;
 #pragma unroll
   for (int i = 0; i < kAccWords; ++i) b[i] = c[i] = 0;
-  const uint2* code = reinterpret_cast<const uint2*>(p.code);
+  const uint2* code = reinterpret_cast<const uint2*>(f.code);
   // Each instruction's word is read an instruction ahead, so that its load is not waited for
   // (the last one reads a word it does not use).
   static_assert((kMaxGpuInstructions & (kMaxGpuInstructions - 1)) == 0);
@@ -452,6 +593,10 @@ NUMCU_FUSED_FN void interpret(const GpuParams& p, Acc& a, char* smem) {
   for (int pc = 0; pc < p.ninstr; ++pc) {
     const Op in = Op::decode(next);
     next = code[(pc + 1) & (kMaxGpuInstructions - 1)];
+    if (in.hot != kNotHot) {
+      exec_hot<Cfg>(in, a, smem, p);
+      continue;
+    }
     const unsigned fetch = in.fetch, sizes = in.sizes;
     if (fetch & 0x3cu) {
       // Operands 1 and 2: copies of A first, as loading A overwrites it.
@@ -467,37 +612,18 @@ NUMCU_FUSED_FN void interpret(const GpuParams& p, Acc& a, char* smem) {
       if (((fetch >> 4) & 3u) == kLoad) load_sized<Cfg>((sizes >> 4) & 3u, in.src2, c, smem, p);
     }
     if ((fetch & 3u) == kLoad) load_sized<Cfg>(sizes & 3u, in.src0, a, smem, p);
-    if (in.hot != kNotHot) {
-      using namespace ops;
-      if (in.hot <= kMultiplyFloat32) {
-        if (in.hot == kAddFloat32) {
-          exec<Cfg, Add, float>(in, a, b, c, smem, p);
-        } else if (in.hot == kSubtractFloat32) {
-          exec<Cfg, Subtract, float>(in, a, b, c, smem, p);
-        } else {
-          exec<Cfg, Multiply, float>(in, a, b, c, smem, p);
-        }
-      } else if (in.hot == kAddFloat64) {
-        exec<Cfg, Add, double>(in, a, b, c, smem, p);
-      } else if (in.hot == kSubtractFloat64) {
-        exec<Cfg, Subtract, double>(in, a, b, c, smem, p);
-      } else {
-        exec<Cfg, Multiply, double>(in, a, b, c, smem, p);
-      }
-    } else {
-      switch (in.code) {
-        NUMCU_UFUNCS(NUMCU_FUSED_UFUNC_CASES)
-        NUMCU_FUSED_EXTRAS(NUMCU_FUSED_EXTRA_CASES)
-        NUMCU_FUSED_CAST_CASES(0, bool)
-        NUMCU_FUSED_CAST_CASES(1, std::int32_t)
-        NUMCU_FUSED_CAST_CASES(2, std::int64_t)
-        NUMCU_FUSED_CAST_CASES(3, float)
-        NUMCU_FUSED_CAST_CASES(4, double)
-        NUMCU_FUSED_CAST_CASES(5, complex64)
-        NUMCU_FUSED_CAST_CASES(6, complex128)
-        default:
-          break;
-      }
+    switch (in.code) {
+      NUMCU_UFUNCS(NUMCU_FUSED_UFUNC_CASES)
+      NUMCU_FUSED_EXTRAS(NUMCU_FUSED_EXTRA_CASES)
+      NUMCU_FUSED_CAST_CASES(0, bool)
+      NUMCU_FUSED_CAST_CASES(1, std::int32_t)
+      NUMCU_FUSED_CAST_CASES(2, std::int64_t)
+      NUMCU_FUSED_CAST_CASES(3, float)
+      NUMCU_FUSED_CAST_CASES(4, double)
+      NUMCU_FUSED_CAST_CASES(5, complex64)
+      NUMCU_FUSED_CAST_CASES(6, complex128)
+      default:
+        break;
     }
     if (fetch & kStore) store_sized<Cfg>(sizes >> 6, in.dst, a, smem);
   }
@@ -621,12 +747,15 @@ NUMCU_FUSED_FN void stage_elements(const GpuParams& p, int k, char* dst, std::in
   }
 }
 
+// Starts the copies of a tile's inputs into frame f's slots (those of 16 bytes are asynchronous:
+// wait_async_copies waits for them).
 template <class Cfg>
-NUMCU_FUSED_FN void stage_inputs(const GpuParams& p, char* smem, std::int64_t start, int valid) {
+NUMCU_FUSED_FN void stage_inputs(const GpuParams& p, const GpuFrame& f, char* smem,
+                                 std::int64_t start, int valid) {
   const int t = static_cast<int>(thread_index());
 #pragma unroll 1
   for (int k = 0; k < p.ninputs; ++k) {
-    char* dst = smem + p.in_slot[k] * kSlotBytes;
+    char* dst = smem + f.in_slot[k] * kSlotBytes;
     const int size = p.in_size[k];
     if (p.in_mode[k] == kDense16) {
       const char* src = p.in_data[k] + start * size;
@@ -654,11 +783,9 @@ NUMCU_FUSED_FN void stage_inputs(const GpuParams& p, char* smem, std::int64_t st
       stage_elements<Cfg, Cfg::W>(p, k, dst, start, valid);
     }
   }
-  wait_async_copies();
 }
 
-// Element j of the thread's output values, as S bytes: from the accumulator (laid out as
-// Pack<T> lays out a T of S bytes) or from slot `src`.
+// Element j of the thread's values of S bytes in registers (Pack's layout), as S bytes.
 template <int S>
 NUMCU_FUSED_FN Bytes<S> acc_bytes(const Acc& acc, int j) {
   Bytes<S> b;
@@ -678,41 +805,53 @@ NUMCU_FUSED_FN Bytes<S> acc_bytes(const Acc& acc, int j) {
 }
 
 template <class Cfg, int S>
-NUMCU_FUSED_FN void store_output(const GpuParams& p, const Acc& acc, char* smem, std::int64_t start,
-                                 int valid) {
-  using U = Bytes<S>;
-  U v[Cfg::E];
-  if (p.out_src == kAcc) {
+NUMCU_FUSED_FN void store_output(const GpuParams& p, const GpuFrame& f, const Acc& acc, char* smem,
+                                 std::int64_t start, int valid) {
+  Acc w;
+  if (f.out_src == kAcc) {
 #pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) v[j] = acc_bytes<S>(acc, j);
+    for (int i = 0; i < kAccWords; ++i) w[i] = acc[i];
   } else {
-    const U* s = reinterpret_cast<const U*>(smem + p.out_src * kSlotBytes) + thread_index();
+    load_slot<Cfg, S>(static_cast<unsigned>(f.out_src), w, smem);
+  }
+  if (p.out_dense && valid == Cfg::kTile &&
+      reinterpret_cast<std::uintptr_t>(p.out) % (S * Cfg::V) == 0) {
+    // A whole tile of a dense output: a group a store, from one base address, no bounds.
+    using X = GroupOf<Cfg, S>;
+    X* o = reinterpret_cast<X*>(p.out + start * S) + thread_index();
 #pragma unroll
-    for (int j = 0; j < Cfg::E; ++j) v[j] = s[j * Cfg::B];
+    for (int g = 0; g < Cfg::kGroups; ++g) o[g * Cfg::B] = pack_group<Cfg, S>(w, g);
+    return;
   }
 #pragma unroll
   for (int j = 0; j < Cfg::E; ++j) {
-    const int e = j * Cfg::B + static_cast<int>(thread_index());
+    const int e = static_cast<int>(thread_index()) * Cfg::V + Cfg::at(j);
     if (e < valid) {
       const std::int64_t off = p.out_dense ? (start + e) * static_cast<std::int64_t>(S)
                                            : offset_of(p, p.out_strides, start + e);
-      *reinterpret_cast<U*>(p.out + off) = v[j];
+      *reinterpret_cast<Bytes<S>*>(p.out + off) = acc_bytes<S>(w, j);
     }
   }
 }
 
 template <class Cfg>
-NUMCU_FUSED_FN void store_any(const GpuParams& p, const Acc& acc, char* smem, std::int64_t start,
-                              int valid) {
+NUMCU_FUSED_FN void store_any(const GpuParams& p, const GpuFrame& f, const Acc& acc, char* smem,
+                              std::int64_t start, int valid) {
   if (p.out_size == 1) {
-    store_output<Cfg, 1>(p, acc, smem, start, valid);
+    store_output<Cfg, 1>(p, f, acc, smem, start, valid);
   } else if (p.out_size == 4 || Cfg::W == 4) {
-    store_output<Cfg, 4>(p, acc, smem, start, valid);
+    store_output<Cfg, 4>(p, f, acc, smem, start, valid);
   } else if (p.out_size == 8 || Cfg::W == 8) {
-    store_output<Cfg, (Cfg::W >= 8 ? 8 : 4)>(p, acc, smem, start, valid);
+    store_output<Cfg, (Cfg::W >= 8 ? 8 : 4)>(p, f, acc, smem, start, valid);
   } else {
-    store_output<Cfg, Cfg::W>(p, acc, smem, start, valid);
+    store_output<Cfg, Cfg::W>(p, f, acc, smem, start, valid);
   }
+}
+
+template <class Cfg>
+NUMCU_FUSED_FN int tile_elements(const GpuParams& p, std::int64_t start) {
+  const std::int64_t left = p.n - start;
+  return left < Cfg::kTile ? static_cast<int>(left) : Cfg::kTile;
 }
 
 template <class Cfg>
@@ -720,16 +859,37 @@ __device__ __forceinline__ void run_tiles(const GpuParams& p, char* smem) {
   Acc acc;
 #pragma unroll
   for (int i = 0; i < kAccWords; ++i) acc[i] = 0;
-  for (std::int64_t tile = blockIdx.x; tile * Cfg::kTile < p.n; tile += gridDim.x) {
-    const std::int64_t start = tile * Cfg::kTile;
-    const std::int64_t left = p.n - start;
-    const int valid = left < Cfg::kTile ? static_cast<int>(left) : Cfg::kTile;
-    stage_inputs<Cfg>(p, smem, start, valid);
+  if (!p.prefetch) {
+    const GpuFrame& f = p.frame[0];
+    for (std::int64_t start = blockIdx.x * std::int64_t{Cfg::kTile}; start < p.n;
+         start += gridDim.x * std::int64_t{Cfg::kTile}) {
+      const int valid = tile_elements<Cfg>(p, start);
+      stage_inputs<Cfg>(p, f, smem, start, valid);
+      wait_async_copies();
+      __syncthreads();
+      interpret<Cfg>(p, f, acc, smem);
+      store_any<Cfg>(p, f, acc, smem, start, valid);
+      // The next tile's copies overwrite the slots other threads read.
+      __syncthreads();
+    }
+    return;
+  }
+  // Prefetching: the next tile's inputs are copied into the other frame's slots while this one
+  // runs. That frame's last tile is done with them: every thread has passed the barrier since.
+  const std::int64_t step = gridDim.x * std::int64_t{Cfg::kTile};
+  std::int64_t start = blockIdx.x * std::int64_t{Cfg::kTile};
+  if (start < p.n) stage_inputs<Cfg>(p, p.frame[0], smem, start, tile_elements<Cfg>(p, start));
+#pragma unroll 1
+  for (int which = 0; start < p.n; start += step, which ^= 1) {
+    wait_async_copies();
     __syncthreads();
-    interpret<Cfg>(p, acc, smem);
-    store_any<Cfg>(p, acc, smem, start, valid);
-    // The next tile's copies overwrite the slots other threads read.
-    __syncthreads();
+    const std::int64_t next = start + step;
+    if (next < p.n)
+      stage_inputs<Cfg>(p, p.frame[which ^ 1], smem, next, tile_elements<Cfg>(p, next));
+    const GpuFrame& f = p.frame[which];
+    const int valid = tile_elements<Cfg>(p, start);
+    interpret<Cfg>(p, f, acc, smem);
+    store_any<Cfg>(p, f, acc, smem, start, valid);
   }
 }
 
@@ -740,17 +900,57 @@ __global__ void __launch_bounds__(kGpuBlock, gpu_min_blocks(C))
   run_tiles<Config<C>>(p, smem);
 }
 
+// Lets blocks of fused_kernel<C> on the current device take as much shared memory as the device
+// allows (past the default 48 KiB, the kernel has to say so). The setting is only ever raised to
+// that one value: lowered, it could fail a launch of another thread's larger program.
 template <GpuClass C>
-void launch(const GpuParams& p, unsigned grid, int smem, Stream stream) {
-  // Blocks may take more than the default 48 KiB of shared memory only when the kernel says so;
-  // that is a setting of the current device's context, made again when a larger one is asked.
-  if (smem > 48 * 1024) {
-    NUMCU_CUDA_TRY(
-        cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-        "cudaFuncSetAttribute (fused kernel)");
+int allow_shared_memory(int device) {
+  int most = 48 * 1024;
+  NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                 "cudaDeviceGetAttribute");
+  NUMCU_CUDA_TRY(
+      cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, most),
+      "cudaFuncSetAttribute (fused kernel)");
+  return most;
+}
+
+// Blocks of fused_kernel<C> a multiprocessor holds at once with `smem` bytes of shared memory
+// each (0 where a block cannot have so much; the device's allowance set).
+template <GpuClass C>
+int blocks_per_multiprocessor(int most, int smem) {
+  if (smem > most) return 0;
+  int blocks = 0;
+  NUMCU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fused_kernel<C>, kGpuBlock,
+                                                               static_cast<std::size_t>(smem)),
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused kernel)");
+  return blocks;
+}
+
+template <GpuClass C>
+void launch(GpuParams& p, std::int64_t tiles, int slots, Stream stream) {
+  int smem = slots * kSlotBytes;
+  std::int64_t grid = tiles;
+  if (tiles >= kPrefetchTiles || smem > 48 * 1024) {
+    int device = 0;
+    NUMCU_CUDA_TRY(cudaGetDevice(&device), "cudaGetDevice");
+    const int most = allow_shared_memory<C>(device);
+    if (tiles >= kPrefetchTiles) {
+      const int with_smem = (slots + p.ninputs) * kSlotBytes;
+      const int without = blocks_per_multiprocessor<C>(most, smem);
+      const int with = blocks_per_multiprocessor<C>(most, with_smem);
+      if (gpu_prefetch_pays(p, without, with)) {
+        int sms = 1;
+        NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                       "cudaDeviceGetAttribute");
+        add_second_frame(p, slots);
+        p.prefetch = 1;
+        smem = with_smem;
+        grid = std::min<std::int64_t>(tiles, static_cast<std::int64_t>(with) * sms);
+      }
+    }
   }
-  fused_kernel<C>
-      <<<grid, kGpuBlock, static_cast<std::size_t>(smem), static_cast<cudaStream_t>(stream)>>>(p);
+  fused_kernel<C><<<static_cast<unsigned>(std::min<std::int64_t>(grid, 0x7fffffff)), kGpuBlock,
+                    static_cast<std::size_t>(smem), static_cast<cudaStream_t>(stream)>>>(p);
   NUMCU_CUDA_TRY(cudaGetLastError(), "fused kernel launch");
 }
 

@@ -1,6 +1,6 @@
 // The GPU interpreter of fused programs for the "wide" class of dtypes (fused_gpu.hpp).
 #include "fused_interp.cuh"
 
-void numcu::fused::launch_fused_wide(const GpuParams& p, unsigned grid, int smem, Stream stream) {
-  gpu::launch<GpuClass::wide>(p, grid, smem, stream);
+void numcu::fused::launch_fused_wide(GpuParams& p, std::int64_t tiles, int slots, Stream stream) {
+  gpu::launch<GpuClass::wide>(p, tiles, slots, stream);
 }
