@@ -5,3 +5,7 @@ void numcu::fused::launch_fused_complex(GpuParams& p, std::int64_t tiles, int sl
                                         Stream stream) {
   gpu::launch<GpuClass::complex>(p, tiles, slots, stream);
 }
+
+void numcu::fused::prepare_fused_complex(int device) {
+  gpu::kernel_facts<GpuClass::complex>(device, 0, 0);
+}

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -18,26 +19,6 @@
 
 namespace numcu::fused {
 namespace {
-
-// The most dynamic shared memory a block may have on `device` (cached per device); device -1:
-// Hopper's 227 KiB (the emulator of test builds).
-int max_shared_memory(int device) {
-  if (device < 0) return 227 * 1024;
-  static std::mutex mutex;
-  static std::vector<int> known;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (device >= static_cast<int>(known.size())) known.resize(device + 1, -1);
-  if (known[device] < 0) {
-    int bytes = 48 * 1024;
-    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
-        cudaSuccess) {
-      cudaGetLastError();
-      bytes = 48 * 1024;
-    }
-    known[device] = bytes;
-  }
-  return known[device];
-}
 
 bool class_holds(GpuClass c, DType d) { return gpu_class_has(c, gpu_type_index(d)); }
 
@@ -60,42 +41,32 @@ bool program_in_class(const Program& prog, GpuClass c) {
 // the variable operand (kAcc, or the slot loaded into the accumulator), src[1] the other (a slot
 // or a constant); kNotHot where the instruction is not of a hot form.
 unsigned hot_encoding(const Instruction& ins, int type, unsigned* src) {
+  struct HotUfunc {
+    Ufunc ufunc;
+    GpuHotOp op;  // binary ops: the form's offset is added
+  };
+  static constexpr HotUfunc kHot[] = {
+      {Ufunc::add, kHotAdd},           {Ufunc::subtract, kHotSubtract},
+      {Ufunc::multiply, kHotMultiply}, {Ufunc::negative, kHotNegative},
+      {Ufunc::absolute, kHotAbsolute}, {Ufunc::sqrt, kHotSqrt}};
   if (gpu_hot_code(type, kHotAdd) == kNotHot) return kNotHot;
+  const HotUfunc* hot = std::find_if(std::begin(kHot), std::end(kHot), [&](const HotUfunc& h) {
+    return ins.op == static_cast<int>(h.ufunc);
+  });
+  if (hot == std::end(kHot)) return kNotHot;
   const auto is_const = [](unsigned s) { return s != kAcc && (s & kConstBit) != 0; };
-  if (ins.arity == 1) {
-    GpuHotOp op;
-    if (ins.op == static_cast<int>(Ufunc::negative)) {
-      op = kHotNegative;
-    } else if (ins.op == static_cast<int>(Ufunc::absolute)) {
-      op = kHotAbsolute;
-    } else if (ins.op == static_cast<int>(Ufunc::sqrt)) {
-      op = kHotSqrt;
-    } else {
-      return kNotHot;
-    }
-    return is_const(src[0]) ? kNotHot : gpu_hot_code(type, op);
-  }
-  unsigned f;
-  if (ins.op == static_cast<int>(Ufunc::add)) {
-    f = kHotAdd;
-  } else if (ins.op == static_cast<int>(Ufunc::subtract)) {
-    f = kHotSubtract;
-  } else if (ins.op == static_cast<int>(Ufunc::multiply)) {
-    f = kHotMultiply;
-  } else {
-    return kNotHot;
-  }
-  // Variants: V op slot, V op constant, slot op V, constant op V.
-  unsigned variant;
+  if (ins.arity == 1) return is_const(src[0]) ? kNotHot : gpu_hot_code(type, hot->op);
+  // Forms: V op slot, V op constant, slot op V, constant op V.
+  unsigned form;
   if (!is_const(src[0]) && src[1] != kAcc) {
-    variant = is_const(src[1]) ? 1 : 0;
+    form = is_const(src[1]) ? 1 : 0;
   } else if (!is_const(src[1]) && src[0] != kAcc) {
-    variant = is_const(src[0]) ? 3 : 2;
+    form = is_const(src[0]) ? 3 : 2;
     std::swap(src[0], src[1]);
   } else {
     return kNotHot;
   }
-  return gpu_hot_code(type, static_cast<GpuHotOp>(variant * 3 + f));
+  return gpu_hot_code(type, static_cast<GpuHotOp>(form * 3 + hot->op));
 }
 
 using Encoding = GpuPlan;
@@ -256,8 +227,12 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
       if (temp_slot[i] < 0) temp_slot[i] = take(size);
       dst = static_cast<unsigned>(temp_slot[i]);
     }
+    // A hot instruction reads its operands itself: of `fetch`, only kStore counts.
+    if (is_inline(i) && ins.out == ins.loop) hot = hot_encoding(ins, tindex, src);
     unsigned fetch = 0, sizes = 0;
-    if (is_inline(i)) {
+    if (is_inline(i) && hot != kNotHot) {
+      if (dst != kAcc) fetch = kStore;
+    } else if (is_inline(i)) {
       for (int k = 0; k < ins.arity; ++k) {
         const Value& v = ins.src[k];
         const bool from_acc = v.kind == Value::temp && in_acc[v.index];
@@ -272,10 +247,6 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
       }
       if (dst != kAcc) fetch |= kStore;
       sizes |= static_cast<unsigned>(size_class(itemsize(ins.out))) << 6;
-    }
-    if (is_inline(i) && ins.out == ins.loop) {
-      hot = hot_encoding(ins, tindex, src);
-      if (hot != kNotHot) fetch &= kStore;
     }
     g.code = static_cast<std::uint16_t>(gpu_code(slot_op, tindex) | hot << kHotShift);
     g.dst = static_cast<std::uint8_t>(dst);
@@ -296,7 +267,7 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
   }
   // The output's result is read by no instruction: its slot was never given back.
   p.frame[0].out_src = in_acc[ninstr - 1] ? static_cast<int>(kAcc) : temp_slot[ninstr - 1];
-  const int most = std::min(kMaxSlots, max_shared_memory(device) / kSlotBytes);
+  const int most = std::min(kMaxSlots, gpu_max_shared_memory(device) / kSlotBytes);
   if (nslots > most) {
     *why = std::to_string(nslots) + " values held at once (this GPU's shared memory holds " +
            std::to_string(most) + " of " + std::to_string(kSlotBytes / 1024) + " KiB a block)";
@@ -381,12 +352,43 @@ void add_second_frame(GpuParams& p, int slots) {
   b.out_src = a.out_src == kAcc ? a.out_src : static_cast<std::int32_t>(moved(a.out_src));
 }
 
-bool gpu_prefetch_pays(const GpuParams& p, int without, int with) {
-  // (A setting for measurements: NUMCU_FUSED_PREFETCH=0 never, 1 wherever a block fits.)
-  if (const char* env = std::getenv("NUMCU_FUSED_PREFETCH")) {
-    if (env[0] == '0') return false;
-    if (env[0] == '1') return with > 0;
+int gpu_max_shared_memory(int device) {
+  if (device < 0) return 227 * 1024;
+  static std::mutex mutex;
+  static std::vector<int> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (device >= static_cast<int>(known.size())) known.resize(device + 1, -1);
+  if (known[device] < 0) {
+    int bytes = 48 * 1024;
+    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+        cudaSuccess) {
+      cudaGetLastError();
+      bytes = 48 * 1024;
+    }
+    known[device] = bytes;
   }
+  return known[device];
+}
+
+void prepare_gpu_interpreters(int device) noexcept {
+  for (void (*prepare)(int) : {prepare_fused_narrow, prepare_fused_wide, prepare_fused_complex}) {
+    try {
+      prepare(device);
+    } catch (...) {
+      cudaGetLastError();
+    }
+  }
+}
+
+bool gpu_prefetch_pays(const GpuParams& p, int without, int with) {
+  // (A setting for measurements, read once: NUMCU_FUSED_PREFETCH=0 never, 1 wherever a block
+  // fits.)
+  static const char forced = [] {
+    const char* env = std::getenv("NUMCU_FUSED_PREFETCH");
+    return env != nullptr && (env[0] == '0' || env[0] == '1') ? env[0] : '\0';
+  }();
+  if (forced == '0') return false;
+  if (forced == '1') return with > 0;
   return with > 0 && with >= without && p.ninstr >= kPrefetchInstructions * p.ninputs;
 }
 

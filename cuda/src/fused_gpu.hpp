@@ -178,6 +178,18 @@ void add_second_frame(GpuParams& p, int slots);
 void launch_fused_narrow(GpuParams& p, std::int64_t tiles, int slots, Stream stream);
 void launch_fused_wide(GpuParams& p, std::int64_t tiles, int slots, Stream stream);
 void launch_fused_complex(GpuParams& p, std::int64_t tiles, int slots, Stream stream);
+// The most dynamic shared memory a block may have on `device` (asked once a device); device -1:
+// Hopper's 227 KiB (the emulator of test builds).
+int gpu_max_shared_memory(int device);
+// Each launcher's kernel loaded on `device` (the current device), and let take as much shared
+// memory as the device allows (fused_interp.cuh, kernel_facts). CUDA loads a kernel at its first
+// use, about a millisecond for these: prepare_gpu_interpreters, called when a device is first
+// made current (runtime.cpp), does it for all three then, not at a program's first call. It
+// raises nothing: a launch reports what went wrong.
+void prepare_fused_narrow(int device);
+void prepare_fused_wide(int device);
+void prepare_fused_complex(int device);
+void prepare_gpu_interpreters(int device) noexcept;
 // Tiles from which a launch considers prefetching.
 constexpr std::int64_t kPrefetchTiles = 1024;
 // Instructions an input from which prefetching pays.
@@ -192,15 +204,20 @@ bool gpu_prefetch_pays(const GpuParams& p, int without, int with);
 
 // Instructions inlined into the interpreter's switch, whose operands and result may be in the
 // accumulator: the arithmetic, comparisons, logic and selections expressions are mostly made of,
-// short bodies unrolled over a thread's elements. Every other instruction (float functions,
-// integer division, rounding, the complex functions but arithmetic) runs out of line, one element
-// at a time, its operands and result in shared memory (or constants): the accumulator can only
-// be indexed by fully unrolled inline code. Out of line, each body is compiled once and apart,
-// which keeps the kernels' compile time linear in the ops they hold.
+// short bodies unrolled over a thread's elements, and float32 sin, cos and exp (unrolled, the
+// thread's elements' bodies interleave: float32 trig at 2^27 on an H100 1082 -> 998 us, at the
+// cost of 2200 more machine instructions in the narrow kernel, 1000 in the wide one, 500 in the
+// complex one). Every other instruction (float functions, integer division, rounding, the
+// complex functions but arithmetic) runs out of line, a group of elements (Config::V) at a time,
+// its operands and result in shared memory (or constants): the accumulator can only be indexed
+// by fully unrolled inline code. Out of line, each body is compiled once and apart, which keeps
+// the kernels' compile time linear in the ops they hold.
 template <class F, class T>
 constexpr bool gpu_inline() {
   using namespace ops;
-  if constexpr (is_complex_v<T>) {
+  if constexpr (std::is_same_v<T, float> && is_any_of_v<F, Sin, Cos, Exp>) {
+    return true;
+  } else if constexpr (is_complex_v<T>) {
     return is_any_of_v<F, Add, Subtract, Multiply, Negative, Positive, Conj, Real, Imag, Where,
                        Equal, NotEqual>;
   } else {

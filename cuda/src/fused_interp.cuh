@@ -20,7 +20,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "fused_gpu.hpp"
 #include "numcu/cuda_check.hpp"
@@ -180,12 +183,6 @@ NUMCU_FUSED_FN T constant(const GpuParams& p, unsigned k) {
   return *reinterpret_cast<const T*>(p.consts[k]);
 }
 
-// The thread's first element of slot s as a T (its element j: [Cfg::at(j)]).
-template <class Cfg, class T>
-NUMCU_FUSED_FN T* slot(char* smem, unsigned s) {
-  return reinterpret_cast<T*>(smem + s * kSlotBytes) + thread_index() * Cfg::V;
-}
-
 // The words of an element of S bytes in a register array (Pack's layout).
 template <int S>
 constexpr int words_of() {
@@ -333,11 +330,28 @@ NUMCU_FUSED_FN void store_sized(unsigned size_class, unsigned dst, const Acc& w,
   }
 }
 
-// Element j of operand `src` of an out-of-line instruction: a slot or a constant.
+// Group g of the thread's elements of operand `src` of an out-of-line instruction (a slot, one
+// access; or a constant, given to all V), and back into slot `dst`.
 template <class Cfg, class T>
-NUMCU_FUSED_FN T fetch_one(unsigned src, int j, char* smem, const GpuParams& p) {
-  if (src & kConstBit) return constant<T>(p, src & ~unsigned{kConstBit});
-  return slot<Cfg, T>(smem, src)[Cfg::at(j)];
+NUMCU_FUSED_FN void fetch_group(unsigned src, int g, T* x, char* smem, const GpuParams& p) {
+  if (src & kConstBit) {
+    const T v = constant<T>(p, src & ~unsigned{kConstBit});
+#pragma unroll
+    for (int r = 0; r < Cfg::V; ++r) x[r] = v;
+  } else {
+    using X = GroupOf<Cfg, sizeof(T)>;
+    static_assert(sizeof(X) == sizeof(T) * Cfg::V);
+    const X w = reinterpret_cast<const X*>(smem + src * kSlotBytes)[thread_index() + g * Cfg::B];
+    std::memcpy(static_cast<void*>(x), &w, sizeof w);
+  }
+}
+
+template <class Cfg, class T>
+NUMCU_FUSED_FN void put_group(unsigned dst, int g, const T* x, char* smem) {
+  using X = GroupOf<Cfg, sizeof(T)>;
+  X w;
+  std::memcpy(&w, static_cast<const void*>(x), sizeof w);
+  reinterpret_cast<X*>(smem + dst * kSlotBytes)[thread_index() + g * Cfg::B] = w;
 }
 
 // An instruction's fields, decoded from its 8 bytes (GpuInstr's layout) into registers.
@@ -375,30 +389,36 @@ constexpr bool enabled() {
 }
 
 // An out-of-line instruction (gpu_inline false): the switch holds a call where the body would
-// be, and the compiler optimises each body once and apart.
+// be, and the compiler optimises each body once and apart. A group of V elements a step: one
+// shared-memory access an operand, and V independent bodies for the compiler to interleave.
 template <class Cfg, class F, class T>
 NUMCU_FUSED_NOINLINE void exec_rolled(unsigned dst, unsigned src0, unsigned src1, unsigned src2,
                                       char* smem, const GpuParams& p) {
   using Out = typename F::template out_t<T>;
   using I0 = ops::input_t<F, T, 0>;
   constexpr int A = F::arity;
+  constexpr int V = Cfg::V;
   const F op = make_functor<F>(src2, p);
 #pragma unroll 1
-  for (int j = 0; j < Cfg::E; ++j) {
-    const I0 a = fetch_one<Cfg, I0>(src0, j, smem, p);
-    Out r;
-    if constexpr (A == 1) {
-      r = convert<Out>(op(convert<compute_t<I0>>(a)));
-    } else if constexpr (A == 2) {
-      const T b = fetch_one<Cfg, T>(src1, j, smem, p);
-      r = convert<Out>(op(convert<compute_t<I0>>(a), convert<compute_t<T>>(b)));
-    } else {
-      const T b = fetch_one<Cfg, T>(src1, j, smem, p);
-      const T c = fetch_one<Cfg, T>(src2, j, smem, p);
-      r = convert<Out>(
-          op(convert<compute_t<I0>>(a), convert<compute_t<T>>(b), convert<compute_t<T>>(c)));
+  for (int g = 0; g < Cfg::kGroups; ++g) {
+    I0 a[V];
+    T b[V], c[V];
+    fetch_group<Cfg, I0>(src0, g, a, smem, p);
+    if constexpr (A >= 2) fetch_group<Cfg, T>(src1, g, b, smem, p);
+    if constexpr (A == 3) fetch_group<Cfg, T>(src2, g, c, smem, p);
+    Out r[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      if constexpr (A == 1) {
+        r[v] = convert<Out>(op(convert<compute_t<I0>>(a[v])));
+      } else if constexpr (A == 2) {
+        r[v] = convert<Out>(op(convert<compute_t<I0>>(a[v]), convert<compute_t<T>>(b[v])));
+      } else {
+        r[v] = convert<Out>(op(convert<compute_t<I0>>(a[v]), convert<compute_t<T>>(b[v]),
+                               convert<compute_t<T>>(c[v])));
+      }
     }
-    slot<Cfg, Out>(smem, dst)[Cfg::at(j)] = r;
+    put_group<Cfg, Out>(dst, g, r, smem);
   }
 }
 
@@ -859,37 +879,31 @@ __device__ __forceinline__ void run_tiles(const GpuParams& p, char* smem) {
   Acc acc;
 #pragma unroll
   for (int i = 0; i < kAccWords; ++i) acc[i] = 0;
-  if (!p.prefetch) {
-    const GpuFrame& f = p.frame[0];
-    for (std::int64_t start = blockIdx.x * std::int64_t{Cfg::kTile}; start < p.n;
-         start += gridDim.x * std::int64_t{Cfg::kTile}) {
-      const int valid = tile_elements<Cfg>(p, start);
-      stage_inputs<Cfg>(p, f, smem, start, valid);
-      wait_async_copies();
-      __syncthreads();
-      interpret<Cfg>(p, f, acc, smem);
-      store_any<Cfg>(p, f, acc, smem, start, valid);
-      // The next tile's copies overwrite the slots other threads read.
-      __syncthreads();
-    }
-    return;
-  }
-  // Prefetching: the next tile's inputs are copied into the other frame's slots while this one
-  // runs. That frame's last tile is done with them: every thread has passed the barrier since.
+  // One loop for both ways (one copy of the interpreter in the kernel). Prefetching: the first
+  // tile's inputs are staged before the loop and each next tile's, into the other frame's slots,
+  // while the tile before runs; that frame's last tile is done with them, as every thread has
+  // passed the barrier since. Without: each tile stages its own inputs, after a barrier that
+  // keeps them from overwriting slots other threads still read.
+  const bool prefetch = p.prefetch != 0;
   const std::int64_t step = gridDim.x * std::int64_t{Cfg::kTile};
   std::int64_t start = blockIdx.x * std::int64_t{Cfg::kTile};
-  if (start < p.n) stage_inputs<Cfg>(p, p.frame[0], smem, start, tile_elements<Cfg>(p, start));
+  if (prefetch && start < p.n) {
+    stage_inputs<Cfg>(p, p.frame[0], smem, start, tile_elements<Cfg>(p, start));
+  }
 #pragma unroll 1
-  for (int which = 0; start < p.n; start += step, which ^= 1) {
+  for (int which = 0; start < p.n; start += step, which ^= prefetch ? 1 : 0) {
+    const GpuFrame& f = p.frame[which];
+    const int valid = tile_elements<Cfg>(p, start);
+    if (!prefetch) stage_inputs<Cfg>(p, f, smem, start, valid);
     wait_async_copies();
     __syncthreads();
     const std::int64_t next = start + step;
-    if (next < p.n)
+    if (prefetch && next < p.n) {
       stage_inputs<Cfg>(p, p.frame[which ^ 1], smem, next, tile_elements<Cfg>(p, next));
-    const GpuFrame& f = p.frame[which];
-    const int valid = tile_elements<Cfg>(p, start);
+    }
     interpret<Cfg>(p, f, acc, smem);
     store_any<Cfg>(p, f, acc, smem, start, valid);
+    if (!prefetch) __syncthreads();
   }
 }
 
@@ -900,30 +914,50 @@ __global__ void __launch_bounds__(kGpuBlock, gpu_min_blocks(C))
   run_tiles<Config<C>>(p, smem);
 }
 
-// Lets blocks of fused_kernel<C> on the current device take as much shared memory as the device
-// allows (past the default 48 KiB, the kernel has to say so). The setting is only ever raised to
-// that one value: lowered, it could fail a launch of another thread's larger program.
-template <GpuClass C>
-int allow_shared_memory(int device) {
-  int most = 48 * 1024;
-  NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-                 "cudaDeviceGetAttribute");
-  NUMCU_CUDA_TRY(
-      cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, most),
-      "cudaFuncSetAttribute (fused kernel)");
-  return most;
-}
+// What launches of fused_kernel<C> ask of a device, found once: its multiprocessors, and the
+// blocks a multiprocessor holds at once with s slots of shared memory a block (0 where a block
+// cannot have so much; -1 until asked). Found first, the kernel is let take as much shared memory
+// as the device allows (past the default 48 KiB, a kernel has to say so); the setting is only ever
+// raised to that one value: lowered, it could fail a launch of another thread's larger program.
+struct KernelFacts {
+  bool allowed = false;
+  int most = 0;
+  int sms = 1;
+  int blocks[2 * kMaxSlots + 1];
+  KernelFacts() { std::fill(std::begin(blocks), std::end(blocks), -1); }
+};
 
-// Blocks of fused_kernel<C> a multiprocessor holds at once with `smem` bytes of shared memory
-// each (0 where a block cannot have so much; the device's allowance set).
+// The facts of fused_kernel<C> on the current device `device`, as `slots` (and `slots_with`, if
+// not 0) slots a block would need: the blocks a multiprocessor holds with each.
 template <GpuClass C>
-int blocks_per_multiprocessor(int most, int smem) {
-  if (smem > most) return 0;
-  int blocks = 0;
-  NUMCU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fused_kernel<C>, kGpuBlock,
-                                                               static_cast<std::size_t>(smem)),
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused kernel)");
-  return blocks;
+KernelFacts kernel_facts(int device, int slots, int slots_with) {
+  static std::mutex mutex;
+  static std::vector<KernelFacts> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (device >= static_cast<int>(known.size())) known.resize(device + 1);
+  KernelFacts& f = known[device];
+  if (!f.allowed) {
+    const int most = gpu_max_shared_memory(device);
+    NUMCU_CUDA_TRY(
+        cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, most),
+        "cudaFuncSetAttribute (fused kernel)");
+    NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device),
+                   "cudaDeviceGetAttribute");
+    f.most = most;
+    f.allowed = true;
+  }
+  for (const int s : {slots, slots_with}) {
+    if (s <= 0 || f.blocks[s] >= 0) continue;
+    int blocks = 0;
+    if (s * kSlotBytes <= f.most) {
+      NUMCU_CUDA_TRY(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fused_kernel<C>, kGpuBlock,
+                                                        static_cast<std::size_t>(s) * kSlotBytes),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused kernel)");
+    }
+    f.blocks[s] = blocks;
+  }
+  return f;
 }
 
 template <GpuClass C>
@@ -933,20 +967,14 @@ void launch(GpuParams& p, std::int64_t tiles, int slots, Stream stream) {
   if (tiles >= kPrefetchTiles || smem > 48 * 1024) {
     int device = 0;
     NUMCU_CUDA_TRY(cudaGetDevice(&device), "cudaGetDevice");
-    const int most = allow_shared_memory<C>(device);
-    if (tiles >= kPrefetchTiles) {
-      const int with_smem = (slots + p.ninputs) * kSlotBytes;
-      const int without = blocks_per_multiprocessor<C>(most, smem);
-      const int with = blocks_per_multiprocessor<C>(most, with_smem);
-      if (gpu_prefetch_pays(p, without, with)) {
-        int sms = 1;
-        NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-                       "cudaDeviceGetAttribute");
-        add_second_frame(p, slots);
-        p.prefetch = 1;
-        smem = with_smem;
-        grid = std::min<std::int64_t>(tiles, static_cast<std::int64_t>(with) * sms);
-      }
+    const bool consider = tiles >= kPrefetchTiles;
+    const int with_slots = slots + p.ninputs;
+    const KernelFacts f = kernel_facts<C>(device, slots, consider ? with_slots : 0);
+    if (consider && gpu_prefetch_pays(p, f.blocks[slots], f.blocks[with_slots])) {
+      add_second_frame(p, slots);
+      p.prefetch = 1;
+      smem = with_slots * kSlotBytes;
+      grid = std::min<std::int64_t>(tiles, static_cast<std::int64_t>(f.blocks[with_slots]) * f.sms);
     }
   }
   fused_kernel<C><<<static_cast<unsigned>(std::min<std::int64_t>(grid, 0x7fffffff)), kGpuBlock,

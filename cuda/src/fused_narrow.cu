@@ -4,3 +4,7 @@
 void numcu::fused::launch_fused_narrow(GpuParams& p, std::int64_t tiles, int slots, Stream stream) {
   gpu::launch<GpuClass::narrow>(p, tiles, slots, stream);
 }
+
+void numcu::fused::prepare_fused_narrow(int device) {
+  gpu::kernel_facts<GpuClass::narrow>(device, 0, 0);
+}

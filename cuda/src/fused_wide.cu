@@ -4,3 +4,7 @@
 void numcu::fused::launch_fused_wide(GpuParams& p, std::int64_t tiles, int slots, Stream stream) {
   gpu::launch<GpuClass::wide>(p, tiles, slots, stream);
 }
+
+void numcu::fused::prepare_fused_wide(int device) {
+  gpu::kernel_facts<GpuClass::wide>(device, 0, 0);
+}

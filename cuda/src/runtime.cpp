@@ -13,6 +13,7 @@
 #include <sstream>
 #include <utility>
 
+#include "fused_gpu.hpp"
 #include "numcu/cuda_check.hpp"
 #include "stream_scratch.hpp"
 
@@ -228,6 +229,7 @@ void activate(int device) {
       std::uint64_t threshold = UINT64_MAX;
       NUMCU_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold),
                      "cudaMemPoolSetAttribute");
+      fused::prepare_gpu_interpreters(device);
     });
   }
 }
