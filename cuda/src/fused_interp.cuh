@@ -921,7 +921,6 @@ __global__ void __launch_bounds__(kGpuBlock, gpu_min_blocks(C))
 // raised to that one value: lowered, it could fail a launch of another thread's larger program.
 struct KernelFacts {
   bool allowed = false;
-  int most = 0;
   int sms = 1;
   int blocks[2 * kMaxSlots + 1];
   KernelFacts() { std::fill(std::begin(blocks), std::end(blocks), -1); }
@@ -937,19 +936,18 @@ KernelFacts kernel_facts(int device, int slots, int slots_with) {
   if (device >= static_cast<int>(known.size())) known.resize(device + 1);
   KernelFacts& f = known[device];
   if (!f.allowed) {
-    const int most = gpu_max_shared_memory(device);
     NUMCU_CUDA_TRY(
-        cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, most),
+        cudaFuncSetAttribute(fused_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             gpu_max_shared_memory(device)),
         "cudaFuncSetAttribute (fused kernel)");
     NUMCU_CUDA_TRY(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device),
                    "cudaDeviceGetAttribute");
-    f.most = most;
     f.allowed = true;
   }
   for (const int s : {slots, slots_with}) {
     if (s <= 0 || f.blocks[s] >= 0) continue;
     int blocks = 0;
-    if (s * kSlotBytes <= f.most) {
+    if (s * kSlotBytes <= gpu_max_shared_memory(device)) {
       NUMCU_CUDA_TRY(
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fused_kernel<C>, kGpuBlock,
                                                         static_cast<std::size_t>(s) * kSlotBytes),
