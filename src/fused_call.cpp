@@ -1049,8 +1049,9 @@ py::list FusedExpr::describe(py::handle args, py::handle out_obj, int rule, int 
   }
   if (device >= 0 && !tp->prog.code.empty()) {
     std::string why;
-    const bool ok = F::gpu_supports(tp->prog, device, &why);
-    steps.append(py::make_tuple("gpu", ok ? "fused" : "unfused", why, ""));
+    const std::shared_ptr<const F::GpuPlan> plan = F::gpu_plan(tp->prog, device, &why);
+    steps.append(py::make_tuple("gpu", plan ? "fused" : "unfused", why,
+                                plan ? std::to_string(F::gpu_slots(*plan)) + " slots" : ""));
   }
   return steps;
 }
@@ -1089,7 +1090,7 @@ void bind_fused(py::module_& m) {
           py::arg("device") = -1,
           "The typed program for these arguments: (where, op, loop dtype, result dtype) per "
           "step ('host' steps of scalars, 'program' instructions), and, given a GPU, whether it "
-          "runs fused there and why not.");
+          "runs fused there, why not, and the values it holds at once in shared memory.");
 #if NUMCU_FUSED_EMULATOR
   cls.def(
       "emulate_gpu",

@@ -23,6 +23,7 @@ a fused result must equal bit for bit (the program's instructions are their func
 from __future__ import annotations
 
 import operator
+import re
 import warnings
 
 import numpy as np
@@ -814,6 +815,26 @@ def test_gpu_runs_fused_for_the_interpreters_dtypes(rng, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_gpu_order_that_holds_fewer_values(rng, dtype):
+    """In its own order, sin(a)'s result needs a fifth slot while a, b, c and d still hold
+    theirs; the plan computes sqrt(abs(c - d))*2 first, which frees c's and d's: 4 slots, and
+    the unfused calls' bits."""
+    env = operands(rng, dtype, (N_BLOCKS,))
+    env["d"] = random_array(rng, (N_BLOCKS,), dtype)
+    fun = "sin(a)*cos(b)" if dtype != "int32" else "(a >> 1)*(b << 1)"
+    ex = f"{fun} + sqrt(abs(c - d))*2 - exp(-a)"
+    if dtype == "int32":
+        ex = f"{fun} + abs(c - d)*2 - (-a)"
+    p = _fusion._parse(ex)
+    steps = p.expr.describe(tuple(env[k] for k in p.names), device=0)
+    assert steps[-1][:2] == ("gpu", "fused") and steps[-1][3] == "4 slots", steps
+    dev = on_backend(env, "numcu")
+    with quiet():
+        same_bits(evaluate_on(ex, dev, "numcu"), unfused_eval(ex, dev, "numcu"))
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("backend", [gpu_param("numcu"), gpu_param("cuda")])
 def test_gpu_program_too_large_runs_unfused(rng, backend):
     env = operands(rng, "float32", (N_BLOCKS,))
@@ -1039,3 +1060,55 @@ def test_emulated_gpu_mixed_programs(rng):
             close_to_numpy(result, expected)
         else:
             same_bits(result, expected)
+
+
+# Ops the emulator computes as the CPU loops do, bit for bit (IEEE arithmetic and sqrt): random
+# expressions of them check the encoding (the order of instructions, slots, the accumulator) over
+# many shapes of programs, values read twice and by several readers included.
+_EXACT_BIN = ["+", "-", "*", "/"]
+_EXACT_FUN1 = ["sqrt", "abs", "negative", "square", "floor"]
+_EXACT_FUN2 = ["maximum", "minimum", "fmax"]
+
+
+@st.composite
+def exact_expressions(draw, depth=4):
+    if depth == 0 or draw(st.integers(0, 4)) == 0:
+        return draw(st.sampled_from(["a", "b", "c", "d", "2", "0.5"]))
+    choice = draw(st.integers(0, 4))
+
+    def sub():
+        return draw(exact_expressions(depth - 1))
+
+    if choice <= 1:
+        return f"({sub()} {draw(st.sampled_from(_EXACT_BIN))} {sub()})"
+    if choice == 2:
+        return f"{draw(st.sampled_from(_EXACT_FUN1))}({sub()})"
+    if choice == 3:
+        return f"{draw(st.sampled_from(_EXACT_FUN2))}({sub()}, {sub()})"
+    return f"where({sub()} > {sub()}, {sub()}, {sub()})"
+
+
+@needs_emulator
+@hypothesis.given(
+    ex=exact_expressions(),
+    dtypes=st.tuples(*[st.sampled_from(["float32", "float64", "int32", "int64", "bool"])] * 4),
+    n=st.sampled_from([1, 300, N_BLOCKS]),
+)
+def test_emulated_random_programs(ex, dtypes, n):
+    rng = np.random.default_rng(abs(hash((ex, dtypes, n))) % 2**32)
+    env = {k: random_array(rng, (n,), d) for k, d in zip("abcd", dtypes)}
+    names = [k for k in "abcd" if re.search(rf"\b{k}\b", ex)]
+    if not names:
+        hypothesis.assume(False)
+    with quiet():
+        try:
+            expected = numcu.evaluate(ex, local_dict=env, device="cpu")
+        except (TypeError, ValueError):
+            hypothesis.assume(False)
+        try:
+            result = emulated(ex, env)
+        except ValueError as e:
+            # Programs the GPU interpreter does not hold (dtypes, size) run unfused there.
+            assert "does not hold" in str(e)
+            return
+    same_bits(result, expected)

@@ -277,12 +277,118 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
   return true;
 }
 
+// Another order of `prog`'s instructions, which may hold fewer values at once than the
+// program's own: the results are the same in any order that computes each value before its
+// readers (instructions are pure), bit for bit. Greedy: of the instructions whose operands are
+// computed, the next is the one that adds the fewest held values (its result, less the operands
+// whose last reader it is); ties go to a reader of the previous result (which may then stay in
+// the accumulator), then to program order. The output stays last. Writes `out` and returns true
+// only where the order differs from the program's.
+bool held_values_order(const Program& prog, Program* out) {
+  const int n = static_cast<int>(prog.code.size());
+  const int nin = static_cast<int>(prog.input_dtype.size());
+  // Each instruction's operands, each counted once (x*x reads one value).
+  const auto first_read = [](const Instruction& ins, int k) {
+    for (int q = 0; q < k; ++q) {
+      if (ins.src[q].kind == ins.src[k].kind && ins.src[q].index == ins.src[k].index) {
+        return false;
+      }
+    }
+    return ins.src[k].kind != Value::constant;
+  };
+  std::vector<int> readers(n, 0), input_readers(nin, 0), pending(n, 0);
+  for (int i = 0; i < n; ++i) {
+    const Instruction& ins = prog.code[i];
+    for (int k = 0; k < ins.arity; ++k) {
+      if (!first_read(ins, k)) continue;
+      if (ins.src[k].kind == Value::temp) {
+        ++readers[ins.src[k].index];
+        ++pending[i];
+      } else {
+        ++input_readers[ins.src[k].index];
+      }
+    }
+  }
+  std::vector<int> order, position(n, -1);
+  order.reserve(n);
+  int previous = -1;
+  for (int step = 0; step < n; ++step) {
+    int best = -1, best_added = 0;
+    bool best_chains = false;
+    for (int i = 0; i < n; ++i) {
+      if (position[i] >= 0 || pending[i] > 0 || (i == n - 1 && step < n - 1)) continue;
+      const Instruction& ins = prog.code[i];
+      int added = 1;
+      bool chains = false;
+      for (int k = 0; k < ins.arity; ++k) {
+        if (!first_read(ins, k)) continue;
+        const Value& v = ins.src[k];
+        const int left = v.kind == Value::temp ? readers[v.index] : input_readers[v.index];
+        if (left == 1) --added;
+        chains = chains || (v.kind == Value::temp && v.index == previous);
+      }
+      if (best < 0 || added < best_added || (added == best_added && chains && !best_chains)) {
+        best = i;
+        best_added = added;
+        best_chains = chains;
+      }
+    }
+    if (best < 0) return false;  // not a program in SSA form: keep its order
+    const Instruction& ins = prog.code[best];
+    for (int k = 0; k < ins.arity; ++k) {
+      if (!first_read(ins, k)) continue;
+      const Value& v = ins.src[k];
+      if (v.kind == Value::temp) {
+        --readers[v.index];
+      } else {
+        --input_readers[v.index];
+      }
+    }
+    for (int i = best + 1; i < n; ++i) {
+      const Instruction& r = prog.code[i];
+      for (int k = 0; k < r.arity; ++k) {
+        if (first_read(r, k) && r.src[k].kind == Value::temp && r.src[k].index == best) {
+          --pending[i];
+        }
+      }
+    }
+    position[best] = step;
+    order.push_back(best);
+    previous = best;
+  }
+  bool same = true;
+  for (int j = 0; j < n; ++j) same = same && order[j] == j;
+  if (same) return false;
+  *out = prog;
+  for (int j = 0; j < n; ++j) {
+    Instruction ins = prog.code[order[j]];
+    for (int k = 0; k < ins.arity; ++k) {
+      if (ins.src[k].kind == Value::temp) ins.src[k].index = position[ins.src[k].index];
+    }
+    out->code[j] = ins;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::shared_ptr<const GpuPlan> gpu_plan(const Program& program, int device, std::string* why) {
   auto plan = std::make_shared<GpuPlan>();
   std::string reason;
-  if (!encode(program, device, plan.get(), &reason)) {
+  bool ok = encode(program, device, plan.get(), &reason);
+  // The program in another order where that holds fewer values (slots) at once: more blocks a
+  // multiprocessor, or a program that fits at all.
+  Program reordered;
+  if (held_values_order(program, &reordered)) {
+    auto other = std::make_shared<GpuPlan>();
+    std::string other_reason;
+    if (encode(reordered, device, other.get(), &other_reason) &&
+        (!ok || other->slots < plan->slots)) {
+      plan = std::move(other);
+      ok = true;
+    }
+  }
+  if (!ok) {
     if (why != nullptr) *why = reason;
     return nullptr;
   }
@@ -293,6 +399,8 @@ std::shared_ptr<const GpuPlan> gpu_plan(const Program& program, int device, std:
 bool gpu_supports(const Program& program, int device, std::string* why) {
   return gpu_plan(program, device, why) != nullptr;
 }
+
+int gpu_slots(const GpuPlan& plan) { return plan.slots; }
 
 void run_cuda(const Program& program, const Layout& L, int device, Stream stream) {
   std::string why;

@@ -113,6 +113,7 @@ std::shared_ptr<const GpuPlan> gpu_plan(const Program&, int, std::string* why) {
 bool gpu_supports(const Program& program, int device, std::string* why) {
   return gpu_plan(program, device, why) != nullptr;
 }
+int gpu_slots(const GpuPlan&) { return 0; }
 void run_cuda(const GpuPlan&, const Program&, const Layout&, Stream) {
   throw_value_error("numcu: internal error: a fused program reached the GPU of a CPU-only build");
 }

@@ -215,6 +215,8 @@ constexpr int kMaxGpuConstants = 32;
 struct GpuPlan;
 std::shared_ptr<const GpuPlan> gpu_plan(const Program& program, int device, std::string* why);
 bool gpu_supports(const Program& program, int device, std::string* why);
+// The values a plan holds at once in shared memory (slots of a block's tile).
+int gpu_slots(const GpuPlan& plan);
 // Queues `program` (its constants as they are now) over `layout` (device memory) on `stream`.
 void run_cuda(const GpuPlan& plan, const Program& program, const Layout& layout, Stream stream);
 void run_cuda(const Program& program, const Layout& layout, int device, Stream stream);
