@@ -745,23 +745,27 @@ _LEAVES = ["a", "b", "c", "2", "0.5", "x"]
 _BIN = ["+", "-", "*", "/", "**"]
 _FUN1 = ["sin", "exp", "sqrt", "abs", "negative", "square", "log1p", "tanh", "floor"]
 _FUN2 = ["maximum", "minimum", "hypot", "arctan2", "fmax"]
+_ALL_OPS = (_LEAVES, _BIN, _FUN1, _FUN2)
 
 
 @st.composite
-def expressions(draw, depth=3):
+def expressions(draw, depth=3, vocabulary=_ALL_OPS):
+    """Random expressions of `vocabulary`: (leaves, binary operators, functions of one argument,
+    functions of two), and where."""
+    leaves, binary, fun1, fun2 = vocabulary
     if depth == 0 or draw(st.integers(0, 3)) == 0:
-        return draw(st.sampled_from(_LEAVES))
+        return draw(st.sampled_from(leaves))
     choice = draw(st.integers(0, 3))
 
     def sub():
-        return draw(expressions(depth - 1))
+        return draw(expressions(depth - 1, vocabulary))
 
     if choice == 0:
-        return f"({sub()} {draw(st.sampled_from(_BIN))} {sub()})"
+        return f"({sub()} {draw(st.sampled_from(binary))} {sub()})"
     if choice == 1:
-        return f"{draw(st.sampled_from(_FUN1))}({sub()})"
+        return f"{draw(st.sampled_from(fun1))}({sub()})"
     if choice == 2:
-        return f"{draw(st.sampled_from(_FUN2))}({sub()}, {sub()})"
+        return f"{draw(st.sampled_from(fun2))}({sub()}, {sub()})"
     return f"where({sub()} > {sub()}, {sub()}, {sub()})"
 
 
@@ -1065,32 +1069,17 @@ def test_emulated_gpu_mixed_programs(rng):
 # Ops the emulator computes as the CPU loops do, bit for bit (IEEE arithmetic and sqrt): random
 # expressions of them check the encoding (the order of instructions, slots, the accumulator) over
 # many shapes of programs, values read twice and by several readers included.
-_EXACT_BIN = ["+", "-", "*", "/"]
-_EXACT_FUN1 = ["sqrt", "abs", "negative", "square", "floor"]
-_EXACT_FUN2 = ["maximum", "minimum", "fmax"]
-
-
-@st.composite
-def exact_expressions(draw, depth=4):
-    if depth == 0 or draw(st.integers(0, 4)) == 0:
-        return draw(st.sampled_from(["a", "b", "c", "d", "2", "0.5"]))
-    choice = draw(st.integers(0, 4))
-
-    def sub():
-        return draw(exact_expressions(depth - 1))
-
-    if choice <= 1:
-        return f"({sub()} {draw(st.sampled_from(_EXACT_BIN))} {sub()})"
-    if choice == 2:
-        return f"{draw(st.sampled_from(_EXACT_FUN1))}({sub()})"
-    if choice == 3:
-        return f"{draw(st.sampled_from(_EXACT_FUN2))}({sub()}, {sub()})"
-    return f"where({sub()} > {sub()}, {sub()}, {sub()})"
+_EXACT_OPS = (
+    ["a", "b", "c", "d", "2", "0.5"],
+    ["+", "-", "*", "/"],
+    ["sqrt", "abs", "negative", "square", "floor"],
+    ["maximum", "minimum", "fmax"],
+)
 
 
 @needs_emulator
 @hypothesis.given(
-    ex=exact_expressions(),
+    ex=expressions(4, _EXACT_OPS),
     dtypes=st.tuples(*[st.sampled_from(["float32", "float64", "int32", "int64", "bool"])] * 4),
     n=st.sampled_from([1, 300, N_BLOCKS]),
 )
