@@ -101,6 +101,9 @@ class _Graph:
         self.fname = fname
         self.nodes: list[tuple] = []
         self.literal_values: dict[int, Any] = {}  # node -> its literal, for folding
+        # Whether some node was left unread (literals folded into another): then pruned() has
+        # work to do for a parsed expression, whose every other node its next reader reads.
+        self.left_unread = False
 
     def literal(self, value: Any) -> int:
         self.nodes.append(("literal", value))
@@ -124,6 +127,7 @@ class _Graph:
                 pass
             else:
                 if isinstance(value, _SCALARS):
+                    self.left_unread = True
                     return self.literal(value)
         self.nodes.append(("op", number, tuple(args), params, python_op))
         return len(self.nodes) - 1
@@ -205,7 +209,9 @@ class _Parser:
                 reduction = _REDUCTIONS[body.func.id]
                 body, axis = self._reduction_args(body)
         root = self.visit(body)
-        nodes = self.graph.pruned(root)
+        g = self.graph
+        whole = not g.left_unread and root == len(g.nodes) - 1
+        nodes = g.nodes if whole else g.pruned(root)
         expr = _core._FusedExpr(nodes, len(self.names), "numcu.evaluate", ex)
         return _Parsed(expr, tuple(self.names), reduction, axis)
 
@@ -304,6 +310,7 @@ class _Parser:
         number, arity = OPS[op]
         if op == "div" and len(args) == 3:
             default = g.literal_values.get(args[2])
+            g.left_unread = True  # the default is the functor's parameter, not an operand
             if default is None:
                 raise _error(ValueError, self.ex, "div's default must be a literal", node)
             return g.op("div", args[:2], params=_div_params(default))
