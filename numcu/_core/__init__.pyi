@@ -368,7 +368,7 @@ class _FusedExpr:
         ...
     def describe(self, args: tuple, out: typing.Any = None, casting: typing.Any = None, device: typing.SupportsInt | typing.SupportsIndex = -1) -> list:
         """
-        The typed program for these arguments: (where, op, loop dtype, result dtype) per step ('host' steps of scalars, 'program' instructions), and, given a GPU, whether it runs fused there and why not.
+        The typed program for these arguments: (where, op, loop dtype, result dtype) per step ('host' steps of scalars, 'program' instructions), and, given a GPU, whether it runs fused there, why not, and the values it holds at once in shared memory.
         """
     @property
     def cached_programs(self) -> int:
