@@ -818,21 +818,32 @@ def test_gpu_runs_fused_for_the_interpreters_dtypes(rng, dtype):
         assert steps[-1][1] == "unfused" and "dtype" in steps[-1][2], steps
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
-def test_gpu_order_that_holds_fewer_values(rng, dtype):
-    """In its own order, sin(a)'s result needs a fifth slot while a, b, c and d still hold
-    theirs; the plan computes sqrt(abs(c - d))*2 first, which frees c's and d's: 4 slots, and
-    the unfused calls' bits."""
+def fewer_values_case(rng, dtype):
+    """An expression that holds 5 values at once in its own order and 4 in another: sin(a)'s
+    result needs a fifth slot while a, b, c and d still hold theirs; computing
+    sqrt(abs(c - d))*2 first frees c's and d's."""
     env = operands(rng, dtype, (N_BLOCKS,))
     env["d"] = random_array(rng, (N_BLOCKS,), dtype)
-    fun = "sin(a)*cos(b)" if dtype != "int32" else "(a >> 1)*(b << 1)"
-    ex = f"{fun} + sqrt(abs(c - d))*2 - exp(-a)"
     if dtype == "int32":
-        ex = f"{fun} + abs(c - d)*2 - (-a)"
+        return "(a >> 1)*(b << 1) + abs(c - d)*2 - (-a)", env
+    return "sin(a)*cos(b) + sqrt(abs(c - d))*2 - exp(-a)", env
+
+
+@pytest.mark.skipif(
+    "cuda" not in numcu.build_info()["backends"], reason="a CPU-only build makes no GPU plans"
+)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_gpu_plan_takes_the_order_that_holds_fewer_values(rng, dtype):
+    ex, env = fewer_values_case(rng, dtype)
     p = _fusion._parse(ex)
     steps = p.expr.describe(tuple(env[k] for k in p.names), device=0)
     assert steps[-1][:2] == ("gpu", "fused") and steps[-1][3] == "4 slots", steps
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_gpu_order_that_holds_fewer_values_same_bits(rng, dtype):
+    ex, env = fewer_values_case(rng, dtype)
     dev = on_backend(env, "numcu")
     with quiet():
         same_bits(evaluate_on(ex, dev, "numcu"), unfused_eval(ex, dev, "numcu"))
@@ -1075,6 +1086,19 @@ _EXACT_OPS = (
     ["sqrt", "abs", "negative", "square", "floor"],
     ["maximum", "minimum", "fmax"],
 )
+
+
+@needs_emulator
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_emulated_order_that_holds_fewer_values(rng, dtype):
+    ex, env = fewer_values_case(rng, dtype)
+    with quiet():
+        result = emulated(ex, env)
+        expected = numcu.evaluate(ex, local_dict=env, device="cpu")
+    if dtype == "int32":
+        same_bits(result, expected)
+    else:
+        close_to_numpy(result, expected)
 
 
 @needs_emulator
