@@ -258,11 +258,18 @@ NUMCU_FUSED_FN void unpack_group(GroupOf<Cfg, S> x, std::uint32_t* w, int g) {
   }
 }
 
+// The thread's groups of S-byte elements in slot s: group g at [g * Cfg::B] (a warp's accesses
+// to one group are consecutive).
+template <class Cfg, int S>
+NUMCU_FUSED_FN GroupOf<Cfg, S>* slot_groups(char* smem, unsigned s) {
+  return reinterpret_cast<GroupOf<Cfg, S>*>(smem + s * kSlotBytes) + thread_index();
+}
+
 // w = the thread's E values of S bytes in slot s (all loads issued before any is used).
 template <class Cfg, int S>
 NUMCU_FUSED_FN void load_slot(unsigned s, Acc& w, char* smem) {
   using X = GroupOf<Cfg, S>;
-  const X* src = reinterpret_cast<const X*>(smem + s * kSlotBytes) + thread_index();
+  const X* src = slot_groups<Cfg, S>(smem, s);
   X x[Cfg::kGroups];
 #pragma unroll
   for (int g = 0; g < Cfg::kGroups; ++g) x[g] = src[g * Cfg::B];
@@ -296,8 +303,7 @@ NUMCU_FUSED_FN void load_words(unsigned src, Acc& w, char* smem, const GpuParams
 // Slot `dst` = the thread's E values of S bytes in w.
 template <class Cfg, int S>
 NUMCU_FUSED_FN void store_words(unsigned dst, const Acc& w, char* smem) {
-  using X = GroupOf<Cfg, S>;
-  X* d = reinterpret_cast<X*>(smem + dst * kSlotBytes) + thread_index();
+  GroupOf<Cfg, S>* d = slot_groups<Cfg, S>(smem, dst);
 #pragma unroll
   for (int g = 0; g < Cfg::kGroups; ++g) d[g * Cfg::B] = pack_group<Cfg, S>(w, g);
 }
@@ -341,17 +347,16 @@ NUMCU_FUSED_FN void fetch_group(unsigned src, int g, T* x, char* smem, const Gpu
   } else {
     using X = GroupOf<Cfg, sizeof(T)>;
     static_assert(sizeof(X) == sizeof(T) * Cfg::V);
-    const X w = reinterpret_cast<const X*>(smem + src * kSlotBytes)[thread_index() + g * Cfg::B];
+    const X w = slot_groups<Cfg, sizeof(T)>(smem, src)[g * Cfg::B];
     std::memcpy(static_cast<void*>(x), &w, sizeof w);
   }
 }
 
 template <class Cfg, class T>
 NUMCU_FUSED_FN void put_group(unsigned dst, int g, const T* x, char* smem) {
-  using X = GroupOf<Cfg, sizeof(T)>;
-  X w;
+  GroupOf<Cfg, sizeof(T)> w;
   std::memcpy(&w, static_cast<const void*>(x), sizeof w);
-  reinterpret_cast<X*>(smem + dst * kSlotBytes)[thread_index() + g * Cfg::B] = w;
+  slot_groups<Cfg, sizeof(T)>(smem, dst)[g * Cfg::B] = w;
 }
 
 // An instruction's fields, decoded from its 8 bytes (GpuInstr's layout) into registers.
