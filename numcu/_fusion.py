@@ -101,9 +101,6 @@ class _Graph:
         self.fname = fname
         self.nodes: list[tuple] = []
         self.literal_values: dict[int, Any] = {}  # node -> its literal, for folding
-        # Whether some node was left unread (literals folded into another): then pruned() has
-        # work to do for a parsed expression, whose every other node its next reader reads.
-        self.left_unread = False
 
     def literal(self, value: Any) -> int:
         self.nodes.append(("literal", value))
@@ -127,7 +124,6 @@ class _Graph:
                 pass
             else:
                 if isinstance(value, _SCALARS):
-                    self.left_unread = True
                     return self.literal(value)
         self.nodes.append(("op", number, tuple(args), params, python_op))
         return len(self.nodes) - 1
@@ -209,9 +205,7 @@ class _Parser:
                 reduction = _REDUCTIONS[body.func.id]
                 body, axis = self._reduction_args(body)
         root = self.visit(body)
-        g = self.graph
-        whole = not g.left_unread and root == len(g.nodes) - 1
-        nodes = g.nodes if whole else g.pruned(root)
+        nodes = self.graph.pruned(root)
         expr = _core._FusedExpr(nodes, len(self.names), "numcu.evaluate", ex)
         return _Parsed(expr, tuple(self.names), reduction, axis)
 
@@ -310,7 +304,6 @@ class _Parser:
         number, arity = OPS[op]
         if op == "div" and len(args) == 3:
             default = g.literal_values.get(args[2])
-            g.left_unread = True  # the default is the functor's parameter, not an operand
             if default is None:
                 raise _error(ValueError, self.ex, "div's default must be a literal", node)
             return g.op("div", args[:2], params=_div_params(default))

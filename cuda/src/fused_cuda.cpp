@@ -36,6 +36,14 @@ bool program_in_class(const Program& prog, GpuClass c) {
   return true;
 }
 
+// Whether operand k of `ins` is a value it has not read already (x*x reads one value, once).
+bool first_read(const Instruction& ins, int k) {
+  for (int q = 0; q < k; ++q) {
+    if (ins.src[q].kind == ins.src[k].kind && ins.src[q].index == ins.src[k].index) return false;
+  }
+  return true;
+}
+
 // The hot code (fused_gpu.hpp) of an inline instruction whose result is of its loop type, with
 // its operands at `src` (kAcc, a constant, or a slot), which it rewrites into the hot form: src[0]
 // the variable operand (kAcc, or the slot loaded into the accumulator), src[1] the other (a slot
@@ -129,11 +137,7 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
       const Value& v = ins.src[k];
       if (v.kind == Value::temp) {
         // Counted once per reading instruction: x*x reads its operand twice from one place.
-        bool seen = false;
-        for (int q = 0; q < k; ++q) {
-          seen = seen || (ins.src[q].kind == Value::temp && ins.src[q].index == v.index);
-        }
-        if (!seen) ++uses[v.index];
+        if (first_read(ins, k)) ++uses[v.index];
         last_use[v.index] = i;
       } else if (v.kind == Value::input) {
         input_last[v.index] = i;
@@ -287,28 +291,27 @@ bool encode(const Program& prog, int device, Encoding* enc, std::string* why) {
 bool held_values_order(const Program& prog, Program* out) {
   const int n = static_cast<int>(prog.code.size());
   const int nin = static_cast<int>(prog.input_dtype.size());
-  // Each instruction's operands, each counted once (x*x reads one value).
-  const auto first_read = [](const Instruction& ins, int k) {
-    for (int q = 0; q < k; ++q) {
-      if (ins.src[q].kind == ins.src[k].kind && ins.src[q].index == ins.src[k].index) {
-        return false;
-      }
-    }
-    return ins.src[k].kind != Value::constant;
-  };
+  // Each instruction's operands other than constants, each once; how many instructions read
+  // each value; how many of an instruction's operands are yet to be computed.
+  std::vector<std::vector<Value>> reads(n);
   std::vector<int> readers(n, 0), input_readers(nin, 0), pending(n, 0);
   for (int i = 0; i < n; ++i) {
     const Instruction& ins = prog.code[i];
     for (int k = 0; k < ins.arity; ++k) {
-      if (!first_read(ins, k)) continue;
-      if (ins.src[k].kind == Value::temp) {
-        ++readers[ins.src[k].index];
+      const Value& v = ins.src[k];
+      if (v.kind == Value::constant || !first_read(ins, k)) continue;
+      reads[i].push_back(v);
+      if (v.kind == Value::temp) {
+        ++readers[v.index];
         ++pending[i];
       } else {
-        ++input_readers[ins.src[k].index];
+        ++input_readers[v.index];
       }
     }
   }
+  const auto readers_left = [&](const Value& v) -> int& {
+    return v.kind == Value::temp ? readers[v.index] : input_readers[v.index];
+  };
   std::vector<int> order, position(n, -1);
   order.reserve(n);
   int previous = -1;
@@ -317,14 +320,10 @@ bool held_values_order(const Program& prog, Program* out) {
     bool best_chains = false;
     for (int i = 0; i < n; ++i) {
       if (position[i] >= 0 || pending[i] > 0 || (i == n - 1 && step < n - 1)) continue;
-      const Instruction& ins = prog.code[i];
       int added = 1;
       bool chains = false;
-      for (int k = 0; k < ins.arity; ++k) {
-        if (!first_read(ins, k)) continue;
-        const Value& v = ins.src[k];
-        const int left = v.kind == Value::temp ? readers[v.index] : input_readers[v.index];
-        if (left == 1) --added;
+      for (const Value& v : reads[i]) {
+        if (readers_left(v) == 1) --added;
         chains = chains || (v.kind == Value::temp && v.index == previous);
       }
       if (best < 0 || added < best_added || (added == best_added && chains && !best_chains)) {
@@ -334,22 +333,10 @@ bool held_values_order(const Program& prog, Program* out) {
       }
     }
     if (best < 0) return false;  // not a program in SSA form: keep its order
-    const Instruction& ins = prog.code[best];
-    for (int k = 0; k < ins.arity; ++k) {
-      if (!first_read(ins, k)) continue;
-      const Value& v = ins.src[k];
-      if (v.kind == Value::temp) {
-        --readers[v.index];
-      } else {
-        --input_readers[v.index];
-      }
-    }
+    for (const Value& v : reads[best]) --readers_left(v);
     for (int i = best + 1; i < n; ++i) {
-      const Instruction& r = prog.code[i];
-      for (int k = 0; k < r.arity; ++k) {
-        if (first_read(r, k) && r.src[k].kind == Value::temp && r.src[k].index == best) {
-          --pending[i];
-        }
+      for (const Value& v : reads[i]) {
+        if (v.kind == Value::temp && v.index == best) --pending[i];
       }
     }
     position[best] = step;
